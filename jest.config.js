@@ -1,0 +1,18 @@
+/** Jest 30 in ESM mode (NestJS 12 is ESM-only); TypeScript is compiled by @swc/jest with .swcrc. */
+const tessera = {
+  '^@tessera/web$': '<rootDir>/libs/web/src/index.ts',
+  '^@tessera/viewset$': '<rootDir>/libs/viewset/src/index.ts',
+  '^@tessera/core$': '<rootDir>/libs/core/src/index.ts',
+  '^@tessera/database$': '<rootDir>/libs/database/src/index.ts',
+};
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleNameMapper: { ...tessera, '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 30000,
+};
