@@ -1,1 +1,39 @@
-export const hello = (n: string): string => `hi ${n}`;
+export { Exchange, TESSERA_EXCHANGE, DEFAULT_BODY_LIMIT_BYTES } from './exchange.js';
+export type { Peer, ResponseInit, ResponseSink } from './exchange.js';
+export { Pipeline } from './pipeline.js';
+export type { Middleware, RouteHandler } from './pipeline.js';
+export { Router } from './router/router.js';
+export type { RouterOptions, RouteDefinition, RouteMatch } from './router/router.js';
+export { HTTP_METHODS, RouteRegistrationError } from './router/route-path.js';
+export type { HttpMethod } from './router/route-path.js';
+export {
+  ResponseAlreadySentError,
+  HandlerDidNotRespondError,
+  BodyAlreadyConsumedError,
+  NoValidatedInputError,
+  malformedPathError,
+  methodNotAllowedError,
+  payloadTooLargeError,
+  unsupportedMediaTypeError,
+  malformedJsonError,
+  internalServerError,
+} from './errors.js';
+export { createTestExchange } from './test-exchange.js';
+export type { CapturedResponse, TestExchangeInit } from './test-exchange.js';
+export { RouterModule } from './router.module.js';
+export { RouterHost } from './router-host.js';
+export { ErrorHandler } from './error-handler.js';
+export {
+  TESSERA_PIPELINE_MIDDLEWARE,
+  TESSERA_ERROR_MAPPER,
+  ROUTER_MODULE_CONFIG,
+} from './router.options.js';
+export type {
+  ErrorMapper,
+  PipelineMiddlewareContribution,
+  RouterEntry,
+  RouterModuleOptions,
+  RouterModuleConfig,
+  RouterModuleAsyncConfig,
+  RouterFeatureConfig,
+} from './router.options.js';

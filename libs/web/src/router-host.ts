@@ -1,0 +1,129 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { ErrorHandler } from './error-handler.js';
+import { Exchange, TESSERA_EXCHANGE } from './exchange.js';
+import { Pipeline } from './pipeline.js';
+import { Router } from './router/router.js';
+import { RouterRegistration } from './router-registration.js';
+import {
+  ROUTER_MODULE_CONFIG,
+  TESSERA_ERROR_MAPPER,
+  TESSERA_PIPELINE_MIDDLEWARE,
+  type ErrorMapper,
+  type PipelineMiddlewareContribution,
+  type RouterModuleConfig,
+} from './router.options.js';
+
+type Adapter = NonNullable<HttpAdapterHost['httpAdapter']>;
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Merges every registered router into one table when the HTTP adapter initialises (after the
+ * app's own `app.use` calls, before Nest's body parsers and routes) and mounts the pipeline.
+ */
+@Injectable()
+export class RouterHost implements OnApplicationShutdown {
+  private readonly logger = new Logger('RouterModule');
+  private pipeline: Pipeline | undefined;
+  private errors: ErrorHandler | undefined;
+  private detach: (() => void) | undefined;
+  /** The merged route table (available once the application is initialised). */
+  router: Router | undefined;
+
+  constructor(
+    @Inject(ROUTER_MODULE_CONFIG) private readonly config: RouterModuleConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly discovery: DiscoveryService,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    // init$ replays: it fires at once under NestFactory.create, and later under Test.createTestingModule.
+    const subscription = adapterHost.init$.subscribe(() => this.hook(adapterHost.httpAdapter));
+    this.detach = () => subscription.unsubscribe();
+  }
+
+  private hook(adapter: Adapter | undefined): void {
+    if (adapter === undefined) return;
+    const original = adapter.init?.bind(adapter);
+    adapter.init = async () => {
+      await original?.();
+      if (adapter.getType() !== 'express') throw new Error('RouterModule supports the Express platform only');
+      await this.install(adapter);
+    };
+  }
+
+  private async install(adapter: Adapter): Promise<void> {
+    const options = this.config.options ?? {};
+    const router = new Router(options);
+    for (const registration of await this.registrations()) {
+      for (const source of registration.routers) {
+        for (const route of source.routes()) router.addRoute({ ...route, source: route.source ?? registration.source });
+      }
+    }
+    const middleware = [...(this.config.middleware ?? []), ...this.collect<PipelineMiddlewareContribution>(TESSERA_PIPELINE_MIDDLEWARE)]
+      .map((entry, index) => ({ ...entry, index }))
+      .sort((a, b) => a.order - b.order || a.index - b.index);
+    const pipeline = new Pipeline();
+    for (const entry of middleware) pipeline.use(entry.middleware);
+    pipeline.use(router.asMiddleware());
+    this.router = router;
+    this.pipeline = pipeline;
+    this.errors = new ErrorHandler(this.collect<ErrorMapper>(TESSERA_ERROR_MAPPER));
+    if (options.nestBodyLimitBytes !== undefined) {
+      const limit = options.nestBodyLimitBytes;
+      const express = adapter as Adapter & { useBodyParser(type: string, raw: boolean, opts: object): unknown };
+      express.useBodyParser('json', false, { limit });
+      express.useBodyParser('urlencoded', false, { limit, extended: true });
+    }
+    if (options.mount === 'server') this.mountOnServer(adapter);
+    else adapter.use((req: IncomingMessage, res: ServerResponse, next: () => void) => this.handle(req, res, next));
+    this.logger.log(`Mapped ${router.routes().length} radix routes (mount: ${options.mount ?? 'express'})`);
+  }
+
+  private mountOnServer(adapter: Adapter): void {
+    const server = adapter.getHttpServer() as Server | undefined;
+    if (server === undefined) throw new Error("RouterModule mount: 'server' needs the HTTP server; create the app with NestFactory.create");
+    const listeners = server.listeners('request') as RequestListener[];
+    server.removeAllListeners('request');
+    const forward = (req: IncomingMessage, res: ServerResponse): void => {
+      for (const listener of listeners) listener.call(server, req, res);
+    };
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.handle(req, res, () => forward(req, res)));
+  }
+
+  /** Runs the pipeline for one request; `fallThrough` continues to Express/Nest when nothing answered. */
+  private handle(req: IncomingMessage, res: ServerResponse, fallThrough: () => void): void {
+    const exchange = new Exchange(req, res);
+    (req as IncomingMessage & { [TESSERA_EXCHANGE]?: Exchange })[TESSERA_EXCHANGE] = exchange;
+    this.pipeline!.handle(exchange).then(
+      (answered) => {
+        if (!answered) fallThrough();
+      },
+      (error: unknown) => this.errors!.handle(error, exchange),
+    );
+  }
+
+  private async registrations(): Promise<RouterRegistration[]> {
+    const found = this.discovery
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is RouterRegistration => instance instanceof RouterRegistration);
+    const routers: Router[] = [];
+    for (const entry of this.config.routers ?? []) {
+      if ('useValue' in entry) routers.push(entry.useValue);
+      else routers.push(await entry.useFactory(...(entry.inject ?? []).map((token) => this.moduleRef.get(token as never, { strict: false }))));
+    }
+    return routers.length === 0 ? found : [new RouterRegistration('RouterModule.forRootAsync', routers), ...found];
+  }
+
+  private collect<T>(token: symbol): T[] {
+    return this.discovery
+      .getProviders()
+      .filter((wrapper) => wrapper.token === token && wrapper.instance !== undefined)
+      .flatMap((wrapper) => wrapper.instance as T | T[]);
+  }
+
+  onApplicationShutdown(): void {
+    this.detach?.();
+  }
+}
