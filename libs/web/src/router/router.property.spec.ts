@@ -104,7 +104,7 @@ describe('Router against the reference matcher (fast-check)', () => {
             specs.forEach((spec, id) => {
               const pattern = patternOf(spec);
               try {
-                router.get(pattern, () => id);
+                router.get(pattern, (() => id) as () => void);
               } catch (error) {
                 expect((error as Error).message).toMatch(/^Duplicate route: GET /);
                 return;
@@ -119,7 +119,7 @@ describe('Router against the reference matcher (fast-check)', () => {
                 expect(actual).toBeNull();
               } else {
                 expect(actual).not.toBeNull();
-                expect((actual!.handler as () => number)()).toBe(expected.route.id);
+                expect((actual!.handler as unknown as () => number)()).toBe(expected.route.id);
                 expect({ ...actual!.params }).toEqual(expected.params);
               }
             }
@@ -132,8 +132,8 @@ describe('Router against the reference matcher (fast-check)', () => {
 
   it('never throws on arbitrary methods and paths', () => {
     const router = new Router();
-    for (const p of ['/', '/a/:b', '/a/b/*', '/:x/:y/:z', '/users/admin', '/files/*']) router.get(p, () => 1);
-    router.post('/a/:b', () => 2);
+    for (const p of ['/', '/a/:b', '/a/b/*', '/:x/:y/:z', '/users/admin', '/files/*']) router.get(p, () => undefined);
+    router.post("/a/:b", () => undefined);
     fc.assert(
       fc.property(fc.string(), fc.string({ unit: 'binary' }), (method, path) => {
         router.lookup(method, path);
