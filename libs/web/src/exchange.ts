@@ -54,6 +54,8 @@ export class Exchange {
   readonly path: string;
   /** Raw query string without the leading `?` (`''` when absent). */
   readonly rawQuery: string;
+  /** Body limit of the router that matched this request (`undefined` outside radix routes). */
+  bodyLimitBytes: number | undefined;
   private attrs: Map<string, unknown> | undefined;
   private params: Readonly<Record<string, string>> | undefined;
   private body: Promise<Buffer> | undefined;

@@ -69,14 +69,15 @@ export class RouterHost implements OnApplicationShutdown {
     this.router = router;
     this.pipeline = pipeline;
     this.errors = new ErrorHandler(this.collect<ErrorMapper>(TESSERA_ERROR_MAPPER));
+    // The radix middleware goes first, so Nest's parsers (registered next) never consume its bodies.
+    if (options.mount === 'server') this.mountOnServer(adapter);
+    else adapter.use((req: IncomingMessage, res: ServerResponse, next: () => void) => this.handle(req, res, next));
     if (options.nestBodyLimitBytes !== undefined) {
       const limit = options.nestBodyLimitBytes;
       const express = adapter as Adapter & { useBodyParser(type: string, raw: boolean, opts: object): unknown };
       express.useBodyParser('json', false, { limit });
       express.useBodyParser('urlencoded', false, { limit, extended: true });
     }
-    if (options.mount === 'server') this.mountOnServer(adapter);
-    else adapter.use((req: IncomingMessage, res: ServerResponse, next: () => void) => this.handle(req, res, next));
     this.logger.log(`Mapped ${router.routes().length} radix routes (mount: ${options.mount ?? 'express'})`);
   }
 

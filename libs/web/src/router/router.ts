@@ -141,20 +141,18 @@ export class Router {
 
   /**
    * Methods whose tree fully matches `path` (advertised routes only), in `Allow` order; `HEAD`
-   * whenever `GET` or `HEAD` matches.
+   * whenever `GET` or `HEAD` matches. `null` when no tree matches the path at all; an empty list
+   * when routes match but none is advertised (a ViewSet path with nothing implemented).
    */
-  allowedMethods(path: string): HttpMethod[] {
-    if (this.anyMethod.find(path) === null) return [];
+  allowedMethods(path: string): HttpMethod[] | null {
+    if (this.anyMethod.find(path) === null) return null;
     const allowed: HttpMethod[] = [];
-    const getMatch = this.trees.GET?.find(path);
-    const headMatch = this.trees.HEAD?.find(path);
+    const get = this.trees.GET?.find(path)?.handler.definition.advertise === true;
+    const head = get || this.trees.HEAD?.find(path)?.handler.definition.advertise === true;
     for (const method of HTTP_METHODS) {
-      if (method === 'GET' || method === 'HEAD') {
-        const via = method === 'GET' ? getMatch?.handler.definition.advertise : (getMatch?.handler.definition.advertise || headMatch?.handler.definition.advertise);
-        if (via) allowed.push(method);
-        continue;
+      if (method === 'GET' ? get : method === 'HEAD' ? head : this.trees[method]?.find(path)?.handler.definition.advertise === true) {
+        allowed.push(method);
       }
-      if (this.trees[method]?.find(path)?.handler.definition.advertise) allowed.push(method);
     }
     return allowed;
   }
@@ -178,7 +176,7 @@ export class Router {
     if (record === null) {
       if (this.methodNotAllowed === 'next') return next();
       const allowed = this.allowedMethods(path);
-      if (allowed.length === 0) return next();
+      if (allowed === null) return next();
       const error = methodNotAllowedError();
       exchange.respond({ status: 405, body: error.getResponse(), headers: { allow: allowed.join(', ') } });
       return;
@@ -192,6 +190,7 @@ export class Router {
       }
       exchange.setPathParams(decoded);
     }
+    exchange.bodyLimitBytes = this.bodyLimitBytes;
     const route = record.handler;
     await route.run(exchange);
     if (!exchange.responded) throw new HandlerDidNotRespondError(route.definition.method, route.definition.path);

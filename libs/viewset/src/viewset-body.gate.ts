@@ -1,0 +1,110 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+import { Router, RouteRegistrationError } from '@tessera/web';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VIEWSET_RUNTIME, type ViewSetRuntime } from './controller.factory.js';
+
+type Adapter = NonNullable<HttpAdapterHost['httpAdapter']>;
+type Next = (error?: unknown) => void;
+type BodyRequest = IncomingMessage & { rawBody?: Buffer };
+
+/**
+ * Keeps Nest's body parsers off ViewSet routes, so both paths read bodies with the same code and
+ * answer the same (web-and-viewset §7.4): Nest's parsers run before any route and answer parse
+ * errors and their own 100 kB limit outside every controller, in bodies of their own.
+ *
+ * Installed when the HTTP adapter initialises, like RouterModule's pipeline but ahead of it: after
+ * the app's `app.use` middleware, before Nest's parsers. For a request on a ViewSet path (global prefix
+ * included; Express's case and trailing-slash settings honoured) that has a body, it reads the
+ * body itself, keeping at most `bodyLimitBytes + 1` bytes as `req.rawBody` (the exchange reads it
+ * from there, 400 past the limit) and draining the rest; a finished request is one Nest's parsers
+ * skip. Paths it cannot see (URI versioning, prefix exclusions) keep Nest's parser, and the
+ * handlers then take the parsed `req.body`.
+ */
+@Injectable()
+export class ViewSetBodyGate implements OnApplicationShutdown {
+  private detach: (() => void) | undefined;
+
+  constructor(
+    @Inject(VIEWSET_RUNTIME) private readonly runtime: ViewSetRuntime,
+    private readonly config: ApplicationConfig,
+    adapterHost: HttpAdapterHost,
+  ) {
+    // init$ replays: it fires at once under NestFactory.create, and later under Test.createTestingModule.
+    const subscription = adapterHost.init$.subscribe(() => this.hook(adapterHost.httpAdapter));
+    this.detach = () => subscription.unsubscribe();
+  }
+
+  private hook(adapter: Adapter | undefined): void {
+    if (adapter === undefined) return;
+    const original = adapter.init?.bind(adapter);
+    // The gate goes in before any other init hook's middleware (RouterModule's pipeline and the
+    // parsers its `nestBodyLimitBytes` registers): a body parser ahead of it would leave nothing to gate.
+    adapter.init = async () => {
+      if (adapter.getType() !== 'express') throw new Error('ViewSetModule supports the Express platform only');
+      this.install(adapter);
+      await original?.();
+    };
+  }
+
+  private install(adapter: Adapter): void {
+    const express = adapter.getInstance() as { enabled?(setting: string): boolean };
+    const caseSensitive = express.enabled?.('case sensitive routing') ?? false;
+    const matcher = new Router({ strictTrailingSlash: express.enabled?.('strict routing') ?? false });
+    const globalPrefix = this.config.getGlobalPrefix().replace(/^\/+|\/+$/g, '');
+    for (const paths of this.runtime.paths) {
+      for (const path of [paths.collection, paths.item]) {
+        const full = globalPrefix === '' ? path : `/${globalPrefix}${path === '/' ? '' : path}`;
+        register(matcher, caseSensitive ? full : full.toLowerCase());
+      }
+    }
+    const limit = this.runtime.bodyLimitBytes;
+    adapter.use((req: BodyRequest, _res: ServerResponse, next: Next) => {
+      if (!hasUnreadBody(req)) return next();
+      const url = req.url ?? '/';
+      const query = url.indexOf('?');
+      const path = query === -1 ? url : url.slice(0, query);
+      if (matcher.lookup('GET', caseSensitive ? path : path.toLowerCase()) === null) return next();
+      readCapped(req, limit).then((body) => {
+        req.rawBody = body;
+        next();
+      }, next);
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.detach?.();
+  }
+}
+
+/** Two entries may differ only in letter case or parameter names: one matcher route serves both. */
+function register(matcher: Router, path: string): void {
+  try {
+    matcher.get(path, noop);
+  } catch (error) {
+    if (!(error instanceof RouteRegistrationError) || !error.message.startsWith('Duplicate route')) throw error;
+  }
+}
+
+function hasUnreadBody(req: BodyRequest): boolean {
+  const framed = req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+  return framed && !req.readableEnded && req.rawBody === undefined;
+}
+
+/** The whole body when it fits, else its first `limit + 1` bytes (enough to know it is too large). */
+function readCapped(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (kept > limit) return;
+      const part = chunk.byteLength > limit + 1 - kept ? chunk.subarray(0, limit + 1 - kept) : chunk;
+      chunks.push(part);
+      kept += part.byteLength;
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks, kept)));
+    req.once('error', reject);
+  });
+}
+
+function noop(): void {}
