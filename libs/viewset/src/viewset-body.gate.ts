@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { Router, RouteRegistrationError } from '@tessera/web';
+import { onHttpAdapterInit, Router, RouteRegistrationError, type HttpAdapter } from '@tessera/web';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VIEWSET_RUNTIME, type ViewSetRuntime } from './controller.factory.js';
 
-type Adapter = NonNullable<HttpAdapterHost['httpAdapter']>;
+type Adapter = HttpAdapter;
 type Next = (error?: unknown) => void;
 type BodyRequest = IncomingMessage & { rawBody?: Buffer };
 
@@ -30,21 +30,14 @@ export class ViewSetBodyGate implements OnApplicationShutdown {
     private readonly config: ApplicationConfig,
     adapterHost: HttpAdapterHost,
   ) {
-    // init$ replays: it fires at once under NestFactory.create, and later under Test.createTestingModule.
-    const subscription = adapterHost.init$.subscribe(() => this.hook(adapterHost.httpAdapter));
-    this.detach = () => subscription.unsubscribe();
-  }
-
-  private hook(adapter: Adapter | undefined): void {
-    if (adapter === undefined) return;
-    const original = adapter.init?.bind(adapter);
     // The gate goes in before any other init hook's middleware (RouterModule's pipeline and the
     // parsers its `nestBodyLimitBytes` registers): a body parser ahead of it would leave nothing to gate.
-    adapter.init = async () => {
-      if (adapter.getType() !== 'express') throw new Error('ViewSetModule supports the Express platform only');
-      this.install(adapter);
-      await original?.();
-    };
+    this.detach = onHttpAdapterInit(adapterHost, {
+      before: (adapter) => {
+        if (adapter.getType() !== 'express') throw new Error('ViewSetModule supports the Express platform only');
+        this.install(adapter);
+      },
+    });
   }
 
   private install(adapter: Adapter): void {

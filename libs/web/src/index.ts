@@ -37,3 +37,5 @@ export type {
   RouterModuleAsyncConfig,
   RouterFeatureConfig,
 } from './router.options.js';
+export { onHttpAdapterInit } from './adapter-init.hook.js';
+export type { HttpAdapter, AdapterInitHooks } from './adapter-init.hook.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { onHttpAdapterInit, type HttpAdapter } from './adapter-init.hook.js';
 import { ErrorHandler } from './error-handler.js';
 import { Exchange, TESSERA_EXCHANGE } from './exchange.js';
 import { Pipeline } from './pipeline.js';
@@ -15,7 +16,7 @@ import {
   type RouterModuleConfig,
 } from './router.options.js';
 
-type Adapter = NonNullable<HttpAdapterHost['httpAdapter']>;
+type Adapter = HttpAdapter;
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -37,19 +38,12 @@ export class RouterHost implements OnApplicationShutdown {
     private readonly discovery: DiscoveryService,
     private readonly moduleRef: ModuleRef,
   ) {
-    // init$ replays: it fires at once under NestFactory.create, and later under Test.createTestingModule.
-    const subscription = adapterHost.init$.subscribe(() => this.hook(adapterHost.httpAdapter));
-    this.detach = () => subscription.unsubscribe();
-  }
-
-  private hook(adapter: Adapter | undefined): void {
-    if (adapter === undefined) return;
-    const original = adapter.init?.bind(adapter);
-    adapter.init = async () => {
-      await original?.();
-      if (adapter.getType() !== 'express') throw new Error('RouterModule supports the Express platform only');
-      await this.install(adapter);
-    };
+    this.detach = onHttpAdapterInit(adapterHost, {
+      after: async (adapter) => {
+        if (adapter.getType() !== 'express') throw new Error('RouterModule supports the Express platform only');
+        await this.install(adapter);
+      },
+    });
   }
 
   private async install(adapter: Adapter): Promise<void> {
