@@ -1,0 +1,9 @@
+import type { MigrationObject } from '@tessera/database';
+import { TodoSchema } from './todos/todo.entity.js';
+import { todoMigrations } from './todos/todo.migrations.js';
+
+/** Every entity of the demo's database. */
+export const demoEntities = [TodoSchema];
+
+/** Every migration of the demo's database, in order. */
+export const demoMigrations: MigrationObject[] = [...todoMigrations];
