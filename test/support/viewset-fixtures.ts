@@ -1,8 +1,23 @@
-import { ConflictException, Injectable, Module, NotFoundException, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
+import {
+  ConflictException,
+  Injectable,
+  Module,
+  NotFoundException,
+  type DynamicModule,
+  type INestApplication,
+  type Type,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { IsString } from 'class-validator';
 import { Router, RouterModule, type Exchange, type PipelineMiddlewareContribution } from '@tessera/web';
-import { BaseViewSet, resource, ViewSetModule, type Serializer, type ViewSet, type ViewSetEntry } from '@tessera/viewset';
+import {
+  BaseViewSet,
+  resource,
+  ViewSetModule,
+  type Serializer,
+  type ViewSet,
+  type ViewSetEntry,
+} from '@tessera/viewset';
 
 /** The demo's model, plus a field that must never reach a response (only `toJson` output does). */
 export interface Todo {
@@ -154,7 +169,11 @@ export type ViewSetHost = 'resource()' | 'ViewSetModule';
 function storeModule(seed: ViewSetSetup['seed']): DynamicModule {
   @Module({})
   class TodoStoreModule {}
-  return { module: TodoStoreModule, providers: [{ provide: TodoStore, useValue: new TodoStore(seed) }], exports: [TodoStore] };
+  return {
+    module: TodoStoreModule,
+    providers: [{ provide: TodoStore, useValue: new TodoStore(seed) }],
+    exports: [TodoStore],
+  };
 }
 
 /** Boots a real Nest app serving `setup` at its prefix through `host`. */
@@ -173,15 +192,20 @@ export async function bootViewSetApp(host: ViewSetHost, setup: ViewSetSetup): Pr
       routers: [
         {
           inject: [setup.viewSet],
-          useFactory: (viewSet: ViewSet<Todo>) =>
-            resource(new Router(), prefix, viewSet, todoSerializer),
+          useFactory: (viewSet: ViewSet<Todo>) => resource(new Router(), prefix, viewSet, todoSerializer),
         },
       ],
     });
   } else {
-    root = ViewSetModule.register([entry], { imports: [storeModule(setup.seed)], bodyLimitBytes: setup.bodyLimitBytes });
+    root = ViewSetModule.register([entry], {
+      imports: [storeModule(setup.seed)],
+      bodyLimitBytes: setup.bodyLimitBytes,
+    });
   }
-  const imports = host === 'ViewSetModule' && setup.middleware !== undefined ? [RouterModule.forRoot({ middleware: setup.middleware }), root] : [root];
+  const imports =
+    host === 'ViewSetModule' && setup.middleware !== undefined
+      ? [RouterModule.forRoot({ middleware: setup.middleware }), root]
+      : [root];
   const moduleRef = await Test.createTestingModule({ imports }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();

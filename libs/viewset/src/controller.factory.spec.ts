@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { Injectable, RequestMethod, SetMetadata, type CanActivate, type NestInterceptor, type CallHandler, type ExecutionContext } from '@nestjs/common';
+import {
+  Injectable,
+  RequestMethod,
+  SetMetadata,
+  type CanActivate,
+  type NestInterceptor,
+  type CallHandler,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { IsString } from 'class-validator';
 import { createViewSetController } from './controller.factory.js';
@@ -34,7 +42,10 @@ function routes(controller: Function): string[] {
   const proto = controller.prototype as Record<string, Function>;
   return Object.getOwnPropertyNames(proto)
     .filter((name) => name !== 'constructor')
-    .map((name) => `${name} ${RequestMethod[Reflect.getMetadata(METHOD_METADATA, proto[name]!) as number]} ${Reflect.getMetadata(PATH_METADATA, proto[name]!)}`);
+    .map(
+      (name) =>
+        `${name} ${RequestMethod[Reflect.getMetadata(METHOD_METADATA, proto[name]!) as number]} ${Reflect.getMetadata(PATH_METADATA, proto[name]!)}`,
+    );
 }
 
 describe('createViewSetController', () => {
@@ -82,7 +93,9 @@ describe('createViewSetController', () => {
   });
 
   it('rejects prefixes the router grammar rejects, with the router messages', () => {
-    expect(() => createViewSetController({ prefix: '/a%20b', viewSet: Todos, serializer }, [])).toThrow("Invalid static segment 'a%20b' in GET /a%20b");
+    expect(() => createViewSetController({ prefix: '/a%20b', viewSet: Todos, serializer }, [])).toThrow(
+      "Invalid static segment 'a%20b' in GET /a%20b",
+    );
     expect(() => createViewSetController({ prefix: '/orgs/:id/todos', viewSet: Todos, serializer }, [])).toThrow(
       "Prefix must not declare ':id': /orgs/:id/todos",
     );

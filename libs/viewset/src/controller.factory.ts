@@ -62,9 +62,15 @@ export function createViewSetController(entry: ViewSetEntry, decorators: readonl
 
   for (const route of VIEWSET_ROUTES) {
     const item = route.target === 'item';
-    define(ViewSetController, route.operation, item, RequestMapping({ path: item ? ':id' : '/', method: RequestMethod[route.method] }), function (req, res, id) {
-      return runViewSetRoute(exchangeFor(req, res), this.binding, route, id);
-    });
+    define(
+      ViewSetController,
+      route.operation,
+      item,
+      RequestMapping({ path: item ? ':id' : '/', method: RequestMethod[route.method] }),
+      function (req, res, id) {
+        return runViewSetRoute(exchangeFor(req, res), this.binding, route, id);
+      },
+    );
   }
   for (const target of ['collection', 'item'] as const satisfies readonly ViewSetTarget[]) {
     const item = target === 'item';
@@ -75,7 +81,8 @@ export function createViewSetController(entry: ViewSetEntry, decorators: readonl
 
   Controller(paths.collection)(ViewSetController);
   for (const guard of entry.guards ?? []) applyGuard(ViewSetController, guard);
-  if (entry.interceptors !== undefined && entry.interceptors.length > 0) UseInterceptors(...entry.interceptors)(ViewSetController);
+  if (entry.interceptors !== undefined && entry.interceptors.length > 0)
+    UseInterceptors(...entry.interceptors)(ViewSetController);
   for (const decorate of [...decorators, ...(entry.decorators ?? [])]) decorate(ViewSetController);
   return ViewSetController;
 }
@@ -85,7 +92,13 @@ export function decorateController(controller: Type<unknown>, decorators: readon
   for (const decorate of decorators) decorate(controller);
 }
 
-function define(target: Type<GeneratedController>, name: string, item: boolean, mapping: MethodDecorator, handler: Handler): void {
+function define(
+  target: Type<GeneratedController>,
+  name: string,
+  item: boolean,
+  mapping: MethodDecorator,
+  handler: Handler,
+): void {
   const proto = target.prototype as object;
   Object.defineProperty(proto, name, { value: handler, writable: true, configurable: true, enumerable: false });
   Req()(proto, name, 0);
@@ -108,7 +121,9 @@ function exchangeFor(req: Request, res: ServerResponse): Exchange {
 }
 
 function applyGuard(controller: Type<unknown>, guard: ViewSetGuard): void {
-  const isGuardClass = typeof guard === 'function' && typeof (guard.prototype as Partial<CanActivate> | undefined)?.canActivate === 'function';
+  const isGuardClass =
+    typeof guard === 'function' &&
+    typeof (guard.prototype as Partial<CanActivate> | undefined)?.canActivate === 'function';
   if (typeof guard === 'function' && !isGuardClass) (guard as ClassDecorator)(controller);
   else UseGuards(guard as Type<CanActivate> | CanActivate)(controller);
 }

@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger, MethodNotAllowedException } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { createTestExchange, ErrorHandler, Pipeline, Router, RouteRegistrationError, type Exchange, type TestExchangeInit } from '@tessera/web';
+import {
+  createTestExchange,
+  ErrorHandler,
+  Pipeline,
+  Router,
+  RouteRegistrationError,
+  type Exchange,
+  type TestExchangeInit,
+} from '@tessera/web';
 import { resource } from './resource.js';
 import type { Serializer } from './serializer.js';
 import { BaseViewSet, type ViewSet } from './viewset.js';
@@ -50,7 +58,12 @@ async function send(router: Router, init: TestExchangeInit) {
   return { answered, ...response };
 }
 
-const post = (url: string, body: string): TestExchangeInit => ({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body });
+const post = (url: string, body: string): TestExchangeInit => ({
+  method: 'POST',
+  url,
+  headers: { 'content-type': 'application/json' },
+  body,
+});
 
 describe('resource', () => {
   afterEach(() => {
@@ -84,7 +97,9 @@ describe('resource', () => {
   });
 
   it('raises the router grammar error for an invalid prefix', () => {
-    expect(() => resource(new Router(), '/a b', new Notes(), serializer)).toThrow("Invalid static segment 'a b' in GET /a b");
+    expect(() => resource(new Router(), '/a b', new Notes(), serializer)).toThrow(
+      "Invalid static segment 'a b' in GET /a b",
+    );
   });
 
   it('percent-encodes the id in Location', async () => {
@@ -95,7 +110,10 @@ describe('resource', () => {
   });
 
   it('omits Location when the id is null', async () => {
-    const res = await send(resource(new Router(), '/notes', new Notes(null), serializer), post('/notes', '{"text":"t"}'));
+    const res = await send(
+      resource(new Router(), '/notes', new Notes(null), serializer),
+      post('/notes', '{"text":"t"}'),
+    );
     expect(res.status).toBe(201);
     expect(res.headers['location']).toBeUndefined();
   });
@@ -142,9 +160,17 @@ describe('resource', () => {
     ['toJson throwing', { retrieve: async () => ({ id: '1' }) }, { url: '/notes/1' }],
   ] as const)('answers 500 for a programming error: %s', async (_name, operations, init) => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    const throwing: Serializer<Note> = { input: NoteInput, toJson: () => { throw new Error('toJson failed'); } };
+    const throwing: Serializer<Note> = {
+      input: NoteInput,
+      toJson: () => {
+        throw new Error('toJson failed');
+      },
+    };
     const viewSet = operations as unknown as ViewSet<Note>;
-    const res = await send(resource(new Router(), '/notes', viewSet, 'retrieve' in operations ? throwing : serializer), init);
+    const res = await send(
+      resource(new Router(), '/notes', viewSet, 'retrieve' in operations ? throwing : serializer),
+      init,
+    );
     expect(res.status).toBe(500);
     expect(res.json).toEqual({ statusCode: 500, message: 'Internal server error' });
     expect(logged).toHaveBeenCalled();
@@ -152,11 +178,18 @@ describe('resource', () => {
 
   it('logs an unexpected error with the request id and never sends its text', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    const viewSet = { list: async () => { throw new Error('db password=x'); } } as unknown as ViewSet<Note>;
+    const viewSet = {
+      list: async () => {
+        throw new Error('db password=x');
+      },
+    } as unknown as ViewSet<Note>;
     const router = resource(new Router(), '/notes', viewSet, serializer);
     const { exchange, response } = createTestExchange({ url: '/notes' });
     exchange.setHeader('x-request-id', 'req_42');
-    await new Pipeline().use(router.asMiddleware()).handle(exchange).catch((error: unknown) => new ErrorHandler().handle(error, exchange));
+    await new Pipeline()
+      .use(router.asMiddleware())
+      .handle(exchange)
+      .catch((error: unknown) => new ErrorHandler().handle(error, exchange));
     expect(response.status).toBe(500);
     expect(response.text).not.toContain('password');
     expect(String(logged.mock.calls[0]?.[0])).toContain('[request req_42]');

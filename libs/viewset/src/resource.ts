@@ -24,7 +24,11 @@ import { resourcePaths, VIEWSET_ROUTES } from './viewset-routes.js';
  */
 export function resource<T>(router: Router, prefix: string, viewSet: ViewSet<T>, serializer: Serializer<T>): Router {
   const paths = resourcePaths(prefix);
-  const binding: ViewSetBinding = { viewSet, serializer: serializer as Serializer<unknown>, bodyLimitBytes: router.bodyLimitBytes };
+  const binding: ViewSetBinding = {
+    viewSet,
+    serializer: serializer as Serializer<unknown>,
+    bodyLimitBytes: router.bodyLimitBytes,
+  };
   for (const route of VIEWSET_ROUTES) {
     const path = paths[route.target];
     router.addRoute({

@@ -74,11 +74,17 @@ describe('validateInput', () => {
   it.each([[[]], [null], [5], ['title'], [true]])('rejects the non-object body %j', async (body) => {
     const { status, text } = await failure(validateInput(serializer, body, false));
     expect(status).toBe(400);
-    expect(JSON.parse(text)).toEqual({ statusCode: 400, message: ['Validation failed (object is expected)'], error: 'Bad Request' });
+    expect(JSON.parse(text)).toEqual({
+      statusCode: 400,
+      message: ['Validation failed (object is expected)'],
+      error: 'Bad Request',
+    });
   });
 
   it('requires the properties on a full update and skips missing ones on a partial update', async () => {
-    expect(JSON.parse((await failure(validateInput(serializer, {}, false))).text).message).toContain('title must be a string');
+    expect(JSON.parse((await failure(validateInput(serializer, {}, false))).text).message).toContain(
+      'title must be a string',
+    );
     await expect(validateInput(serializer, {}, true)).resolves.toBeInstanceOf(TodoInput);
     // Present properties are still validated on a partial update.
     expect(JSON.parse((await failure(validateInput(serializer, { priority: 'high' }, true))).text).message).toEqual([
@@ -92,7 +98,9 @@ describe('validateInput', () => {
   });
 
   it('rejects a DTO without rules (forbidUnknownValues)', async () => {
-    const { text } = await failure(validateInput({ input: Undecorated, toJson: (m: unknown) => m }, { title: 'a' }, false));
+    const { text } = await failure(
+      validateInput({ input: Undecorated, toJson: (m: unknown) => m }, { title: 'a' }, false),
+    );
     expect(JSON.parse(text).message).toEqual(['an unknown value was passed to the validate function']);
   });
 

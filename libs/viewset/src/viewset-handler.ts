@@ -42,7 +42,9 @@ export async function runViewSetRoute(
   } catch (error) {
     if (error instanceof MethodNotAllowedException) throw methodNotAllowed(exchange, viewSet, route.target);
     if (error instanceof HttpException) throw error;
-    logger.error(`Unhandled error in ${route.operation} (${exchange.method} ${exchange.path})${requestId(exchange)}: ${describe(error)}`);
+    logger.error(
+      `Unhandled error in ${route.operation} (${exchange.method} ${exchange.path})${requestId(exchange)}: ${describe(error)}`,
+    );
     throw internalServerError();
   }
 }
@@ -64,7 +66,10 @@ async function answer(exchange: Exchange, binding: ViewSetBinding, route: ViewSe
       const model = await viewSet.create(exchange);
       const body = serializer.toJson(model);
       const modelId = idOf(serializer, model);
-      const headers = modelId === undefined ? undefined : { location: `${collectionPath(exchange.path)}/${encodeURIComponent(modelId)}` };
+      const headers =
+        modelId === undefined
+          ? undefined
+          : { location: `${collectionPath(exchange.path)}/${encodeURIComponent(modelId)}` };
       return exchange.respond({ status: 201, body, headers });
     }
     case 'retrieve': {

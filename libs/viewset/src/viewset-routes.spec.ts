@@ -4,17 +4,33 @@ import { allowHeader, resourcePaths, VIEWSET_ROUTES } from './viewset-routes.js'
 import { BaseViewSet } from './viewset.js';
 
 class Everything extends BaseViewSet<number> {
-  override async list(): Promise<number[]> { return []; }
-  override async create(): Promise<number> { return 1; }
-  override async retrieve(): Promise<number> { return 1; }
-  override async update(): Promise<number> { return 1; }
-  override async delete(): Promise<boolean> { return true; }
-  async partialUpdate(): Promise<number> { return 1; }
+  override async list(): Promise<number[]> {
+    return [];
+  }
+  override async create(): Promise<number> {
+    return 1;
+  }
+  override async retrieve(): Promise<number> {
+    return 1;
+  }
+  override async update(): Promise<number> {
+    return 1;
+  }
+  override async delete(): Promise<boolean> {
+    return true;
+  }
+  async partialUpdate(): Promise<number> {
+    return 1;
+  }
 }
 
 class CreateAndDelete extends BaseViewSet<number> {
-  override async create(): Promise<number> { return 1; }
-  override async delete(): Promise<boolean> { return true; }
+  override async create(): Promise<number> {
+    return 1;
+  }
+  override async delete(): Promise<boolean> {
+    return true;
+  }
 }
 
 describe('VIEWSET_ROUTES', () => {
@@ -55,11 +71,16 @@ describe('resourcePaths', () => {
   });
 
   it('accepts other prefix parameters', () => {
-    expect(resourcePaths('/orgs/:orgId/todos')).toEqual({ collection: '/orgs/:orgId/todos', item: '/orgs/:orgId/todos/:id' });
+    expect(resourcePaths('/orgs/:orgId/todos')).toEqual({
+      collection: '/orgs/:orgId/todos',
+      item: '/orgs/:orgId/todos/:id',
+    });
   });
 
   it("rejects a prefix declaring ':id' and one without a leading slash", () => {
-    expect(() => resourcePaths('/orgs/:id/todos')).toThrow(new RouteRegistrationError("Prefix must not declare ':id': /orgs/:id/todos"));
+    expect(() => resourcePaths('/orgs/:id/todos')).toThrow(
+      new RouteRegistrationError("Prefix must not declare ':id': /orgs/:id/todos"),
+    );
     expect(() => resourcePaths('todos')).toThrow(new RouteRegistrationError("Prefix must start with '/': todos"));
   });
 });

@@ -48,13 +48,19 @@ describe('ViewSetModule', () => {
     const feature = ViewSetModule.forFeature([{ prefix: '/todos', viewSet: Todos, serializer }]);
     const compiling = Test.createTestingModule({ imports: [feature] }).compile();
     await expect(compiling).rejects.toThrow(ViewSetConfigError);
-    await expect(compiling).rejects.toThrow('ViewSetModule.forFeature(/todos) was built with the options of another ViewSetModule.forRoot() call');
+    await expect(compiling).rejects.toThrow(
+      'ViewSetModule.forFeature(/todos) was built with the options of another ViewSetModule.forRoot() call',
+    );
   });
 
   it('register uses its own options, never those of forRoot', () => {
-    const module = ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }], { decorators: [marker('own')] });
+    const module = ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }], {
+      decorators: [marker('own')],
+    });
     expect(markerOf(module.controllers![0])).toBe('own');
-    expect(markerOf(ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }]).controllers![0])).toBeUndefined();
+    expect(
+      markerOf(ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }]).controllers![0]),
+    ).toBeUndefined();
   });
 
   it('provides each ViewSet class once, one controller per entry, and the body gate', () => {
@@ -70,23 +76,28 @@ describe('ViewSetModule', () => {
     expect(providers).toContain(ViewSetBodyGate);
   });
 
-  it.each(['reference', 'deep-hash'] as const)('keeps two look-alike registrations apart (module ids: %s)', async (moduleIdGeneratorAlgorithm) => {
-    const moduleRef = await Test.createTestingModule(
-      {
-        imports: [
-          ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }]),
-          ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }]),
-        ],
-      },
-      { moduleIdGeneratorAlgorithm },
-    ).compile();
-    const modules = [...moduleRef.get(ModulesContainer).values()].filter((m) => m.metatype === ViewSetModule);
-    expect(modules).toHaveLength(2);
-    expect(new Set(modules.flatMap((m) => [...m.controllers.keys()])).size).toBe(2);
-    await moduleRef.close();
-  });
+  it.each(['reference', 'deep-hash'] as const)(
+    'keeps two look-alike registrations apart (module ids: %s)',
+    async (moduleIdGeneratorAlgorithm) => {
+      const moduleRef = await Test.createTestingModule(
+        {
+          imports: [
+            ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }]),
+            ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }]),
+          ],
+        },
+        { moduleIdGeneratorAlgorithm },
+      ).compile();
+      const modules = [...moduleRef.get(ModulesContainer).values()].filter((m) => m.metatype === ViewSetModule);
+      expect(modules).toHaveLength(2);
+      expect(new Set(modules.flatMap((m) => [...m.controllers.keys()])).size).toBe(2);
+      await moduleRef.close();
+    },
+  );
 
   it.each([-1, 1.5, Number.NaN])('rejects bodyLimitBytes %p', (bodyLimitBytes) => {
-    expect(() => ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }], { bodyLimitBytes })).toThrow(ViewSetConfigError);
+    expect(() =>
+      ViewSetModule.register([{ prefix: '/todos', viewSet: Todos, serializer }], { bodyLimitBytes }),
+    ).toThrow(ViewSetConfigError);
   });
 });

@@ -1,6 +1,11 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { DEFAULT_BODY_LIMIT_BYTES } from '@tessera/web';
-import { createViewSetController, decorateController, VIEWSET_RUNTIME, type ViewSetRuntime } from './controller.factory.js';
+import {
+  createViewSetController,
+  decorateController,
+  VIEWSET_RUNTIME,
+  type ViewSetRuntime,
+} from './controller.factory.js';
 import { ViewSetBodyGate } from './viewset-body.gate.js';
 import { resourcePaths } from './viewset-routes.js';
 import {
@@ -93,21 +98,33 @@ export class ViewSetModule {
   }
 }
 
-function build(entries: ViewSetEntry[], controllers: Type<unknown>[], imports: NonNullable<ViewSetModuleOptions['imports']>, runtime: Provider): DynamicModule {
+function build(
+  entries: ViewSetEntry[],
+  controllers: Type<unknown>[],
+  imports: NonNullable<ViewSetModuleOptions['imports']>,
+  runtime: Provider,
+): DynamicModule {
   const viewSets = [...new Set(entries.map((entry) => entry.viewSet))];
   return {
     module: ViewSetModule,
     imports,
     controllers,
     // The numbered token keeps two look-alike registrations from being merged into one module.
-    providers: [...viewSets, runtime, ViewSetBodyGate, { provide: `ViewSetModule#${++sequence}`, useValue: describe(entries) }],
+    providers: [
+      ...viewSets,
+      runtime,
+      ViewSetBodyGate,
+      { provide: `ViewSetModule#${++sequence}`, useValue: describe(entries) },
+    ],
   };
 }
 
 function runtimeOf(entries: ViewSetEntry[], options: ViewSetModuleOptions): ViewSetRuntime {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   if (!Number.isSafeInteger(bodyLimitBytes) || bodyLimitBytes < 0) {
-    throw new ViewSetConfigError(`ViewSetModule bodyLimitBytes must be a non-negative integer, got ${String(bodyLimitBytes)}`);
+    throw new ViewSetConfigError(
+      `ViewSetModule bodyLimitBytes must be a non-negative integer, got ${String(bodyLimitBytes)}`,
+    );
   }
   return { bodyLimitBytes, paths: entries.map((entry) => resourcePaths(entry.prefix)) };
 }

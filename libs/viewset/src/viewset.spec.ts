@@ -50,7 +50,10 @@ describe('isImplemented', () => {
 
   it('counts the functions of an object that does not extend BaseViewSet', () => {
     const viewSet = { list: async () => [], retrieve: async () => null, update: 'not a function' };
-    expect([...FIVE, 'partialUpdate' as const].filter((op) => isImplemented(viewSet, op))).toEqual(['list', 'retrieve']);
+    expect([...FIVE, 'partialUpdate' as const].filter((op) => isImplemented(viewSet, op))).toEqual([
+      'list',
+      'retrieve',
+    ]);
   });
 
   it('treats a subclass that assigns the base method back as not overriding it', () => {

@@ -46,26 +46,48 @@ describe('Exchange', () => {
 
   it('refuses a body over the limit with 413', async () => {
     const { exchange } = createTestExchange({ method: 'POST', body: 'x'.repeat(11) });
-    expect(await statusOf(exchange.readBody({ limitBytes: 10 }))).toEqual({ status: 413, body: { statusCode: 413, message: 'Payload Too Large' } });
+    expect(await statusOf(exchange.readBody({ limitBytes: 10 }))).toEqual({
+      status: 413,
+      body: { statusCode: 413, message: 'Payload Too Large' },
+    });
   });
 
   it('refuses a body whose stream passes the limit even without Content-Length', async () => {
-    const { exchange } = createTestExchange({ method: 'POST', body: 'x'.repeat(11), headers: { 'content-length': '1' } });
+    const { exchange } = createTestExchange({
+      method: 'POST',
+      body: 'x'.repeat(11),
+      headers: { 'content-length': '1' },
+    });
     expect((await statusOf(exchange.readBody({ limitBytes: 10 }))).status).toBe(413);
   });
 
   it('parses JSON only with application/json (415 otherwise)', async () => {
-    const ok = createTestExchange({ method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const ok = createTestExchange({
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(await ok.exchange.readJson({ limitBytes: 100 })).toEqual({ a: 1 });
     for (const type of [undefined, 'text/plain', 'application/json; charset=latin1', 'application/jsonp']) {
-      const { exchange } = createTestExchange({ method: 'POST', body: '{}', headers: type ? { 'content-type': type } : {} });
-      expect(await statusOf(exchange.readJson({ limitBytes: 100 }))).toEqual({ status: 415, body: { statusCode: 415, message: 'Unsupported Media Type' } });
+      const { exchange } = createTestExchange({
+        method: 'POST',
+        body: '{}',
+        headers: type ? { 'content-type': type } : {},
+      });
+      expect(await statusOf(exchange.readJson({ limitBytes: 100 }))).toEqual({
+        status: 415,
+        body: { statusCode: 415, message: 'Unsupported Media Type' },
+      });
     }
   });
 
   it('answers 400 for malformed JSON and for invalid UTF-8', async () => {
     for (const body of ['{', '', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])]) {
-      const { exchange } = createTestExchange({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const { exchange } = createTestExchange({
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(await statusOf(exchange.readJson({ limitBytes: 100 }))).toEqual({
         status: 400,
         body: { statusCode: 400, message: 'Malformed JSON body', error: 'Bad Request' },

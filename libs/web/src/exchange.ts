@@ -215,4 +215,3 @@ export class Exchange {
     return readRequestBody(req, limitBytes);
   }
 }
-

@@ -23,11 +23,7 @@ export type { CapturedResponse, TestExchangeInit } from './test-exchange.js';
 export { RouterModule } from './router.module.js';
 export { RouterHost } from './router-host.js';
 export { ErrorHandler } from './error-handler.js';
-export {
-  TESSERA_PIPELINE_MIDDLEWARE,
-  TESSERA_ERROR_MAPPER,
-  ROUTER_MODULE_CONFIG,
-} from './router.options.js';
+export { TESSERA_PIPELINE_MIDDLEWARE, TESSERA_ERROR_MAPPER, ROUTER_MODULE_CONFIG } from './router.options.js';
 export type {
   ErrorMapper,
   PipelineMiddlewareContribution,

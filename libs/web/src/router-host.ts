@@ -54,7 +54,10 @@ export class RouterHost implements OnApplicationShutdown {
         for (const route of source.routes()) router.addRoute({ ...route, source: route.source ?? registration.source });
       }
     }
-    const middleware = [...(this.config.middleware ?? []), ...this.collect<PipelineMiddlewareContribution>(TESSERA_PIPELINE_MIDDLEWARE)]
+    const middleware = [
+      ...(this.config.middleware ?? []),
+      ...this.collect<PipelineMiddlewareContribution>(TESSERA_PIPELINE_MIDDLEWARE),
+    ]
       .map((entry, index) => ({ ...entry, index }))
       .sort((a, b) => a.order - b.order || a.index - b.index);
     const pipeline = new Pipeline();
@@ -77,7 +80,8 @@ export class RouterHost implements OnApplicationShutdown {
 
   private mountOnServer(adapter: Adapter): void {
     const server = adapter.getHttpServer() as Server | undefined;
-    if (server === undefined) throw new Error("RouterModule mount: 'server' needs the HTTP server; create the app with NestFactory.create");
+    if (server === undefined)
+      throw new Error("RouterModule mount: 'server' needs the HTTP server; create the app with NestFactory.create");
     const listeners = server.listeners('request') as RequestListener[];
     server.removeAllListeners('request');
     const forward = (req: IncomingMessage, res: ServerResponse): void => {
@@ -106,7 +110,12 @@ export class RouterHost implements OnApplicationShutdown {
     const routers: Router[] = [];
     for (const entry of this.config.routers ?? []) {
       if ('useValue' in entry) routers.push(entry.useValue);
-      else routers.push(await entry.useFactory(...(entry.inject ?? []).map((token) => this.moduleRef.get(token as never, { strict: false }))));
+      else
+        routers.push(
+          await entry.useFactory(
+            ...(entry.inject ?? []).map((token) => this.moduleRef.get(token as never, { strict: false })),
+          ),
+        );
     }
     return routers.length === 0 ? found : [new RouterRegistration('RouterModule.forRootAsync', routers), ...found];
   }

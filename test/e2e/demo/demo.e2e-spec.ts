@@ -67,14 +67,19 @@ describe('demo app over HTTP on the real database', () => {
   });
 
   it('answers 404 for ids that name no todo, including non-numeric and out-of-range ids', async () => {
-    for (const id of ['abc', '0', '-1', '99999999999', '1.5']) expect((await http.get(`/todos/${id}`)).status).toBe(404);
+    for (const id of ['abc', '0', '-1', '99999999999', '1.5'])
+      expect((await http.get(`/todos/${id}`)).status).toBe(404);
   });
 
   it('answers 405 with Allow on the read-only /todo-feed ViewSet', async () => {
     const created = await http.post('/todos').send({ title: 'in the feed' });
     expect((await http.get('/todo-feed')).body).toEqual([created.body]);
     expect((await http.get(`/todo-feed/${created.body.id}`)).body).toEqual(created.body);
-    for (const res of [await http.post('/todo-feed').send({ title: 'x' }), await http.delete(`/todo-feed/${created.body.id}`), await http.put(`/todo-feed/${created.body.id}`).send({ title: 'y' })]) {
+    for (const res of [
+      await http.post('/todo-feed').send({ title: 'x' }),
+      await http.delete(`/todo-feed/${created.body.id}`),
+      await http.put(`/todo-feed/${created.body.id}`).send({ title: 'y' }),
+    ]) {
       expect(res.status).toBe(405);
       expect(res.headers['allow']).toBe('GET, HEAD');
       expect(res.body).toEqual({ statusCode: 405, message: 'Method Not Allowed' });
@@ -96,7 +101,10 @@ describe('demo app over HTTP on the real database', () => {
     expect(ok.status).toBe(200);
     expect(ok.text).toMatch(/^process_uptime_seconds \d+\n$/);
     expect((await http.get('/metrics/whoami')).status).toBe(401);
-    expect((await http.get('/metrics/whoami').set('x-api-key', METRICS_KEY)).body).toEqual({ kind: 'api_key', id: 'metrics' });
+    expect((await http.get('/metrics/whoami').set('x-api-key', METRICS_KEY)).body).toEqual({
+      kind: 'api_key',
+      id: 'metrics',
+    });
   });
 
   it('reports health with a database round trip', async () => {

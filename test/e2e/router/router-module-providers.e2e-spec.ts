@@ -114,21 +114,36 @@ describe('RouterModule providers', () => {
         inject: [Settings],
         useFactory: (settings: Settings) => ({
           options: { strictTrailingSlash: true },
-          routers: [{ useValue: new Router({ strictTrailingSlash: true }).get('/greet/', (ex) => ex.respond({ body: settings.greeting })) }],
+          routers: [
+            {
+              useValue: new Router({ strictTrailingSlash: true }).get('/greet/', (ex) =>
+                ex.respond({ body: settings.greeting }),
+              ),
+            },
+          ],
         }),
       }),
     );
     const res = await request(app.getHttpServer()).get('/greet/');
     expect(res.text).toBe('bonjour');
     expect((await request(app.getHttpServer()).get('/greet')).status).toBe(404);
-    expect(app.get(RouterHost).router?.routes().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /greet/']);
+    expect(
+      app
+        .get(RouterHost)
+        .router?.routes()
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['GET /greet/']);
   });
 
   it('merges forFeature routers into the same table, so 405 and Allow consider every router', async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
-        RouterModule.forRoot({ routers: [{ useValue: new Router().get('/items/:id', (ex) => ex.respond({ body: 'get' })) }] }),
-        RouterModule.forFeature({ routers: [{ useValue: new Router().delete('/items/:itemId', (ex) => ex.respond({ status: 204 })) }] }),
+        RouterModule.forRoot({
+          routers: [{ useValue: new Router().get('/items/:id', (ex) => ex.respond({ body: 'get' })) }],
+        }),
+        RouterModule.forFeature({
+          routers: [{ useValue: new Router().delete('/items/:itemId', (ex) => ex.respond({ status: 204 })) }],
+        }),
       ],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
@@ -140,11 +155,15 @@ describe('RouterModule providers', () => {
   });
 
   it('keeps bodies of radix routes readable when nestBodyLimitBytes registers Nest parsers', async () => {
-    const router = new Router().post('/echo', async (ex) => ex.respond({ body: await ex.readJson({ limitBytes: 100 }) }));
+    const router = new Router().post('/echo', async (ex) =>
+      ex.respond({ body: await ex.readJson({ limitBytes: 100 }) }),
+    );
     app = await boot(RouterModule.forRoot({ routers: [{ useValue: router }], options: { nestBodyLimitBytes: 10 } }));
     const res = await request(app.getHttpServer()).post('/echo').send({ a: 'long enough for nest' });
     expect(res.body).toEqual({ a: 'long enough for nest' });
-    const tooLarge = await request(app.getHttpServer()).post('/echo').send({ a: 'x'.repeat(200) });
+    const tooLarge = await request(app.getHttpServer())
+      .post('/echo')
+      .send({ a: 'x'.repeat(200) });
     expect(tooLarge.status).toBe(413);
   });
 });

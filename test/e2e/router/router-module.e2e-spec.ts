@@ -131,7 +131,9 @@ describe.each(['express', 'server'] as const)('RouterModule with mount: %s', (mo
     app = await boot({ mount });
     const res = await request(app.getHttpServer()).get('/silent');
     expect(res.status).toBe(500);
-    expect(logged.mock.calls.map((c) => String(c[0])).join('\n')).toContain('resolved without calling exchange.respond()');
+    expect(logged.mock.calls.map((c) => String(c[0])).join('\n')).toContain(
+      'resolved without calling exchange.respond()',
+    );
     logged.mockRestore();
   });
 });
@@ -141,8 +143,14 @@ describe('RouterModule bootstrap', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         RouterModule.forRoot(),
-        RouterModule.forFeature({ name: 'billing', routers: [{ useValue: new Router().get('/x', (ex) => ex.respond({ body: 1 })) }] }),
-        RouterModule.forFeature({ name: 'reports', routers: [{ useValue: new Router().get('/x', (ex) => ex.respond({ body: 2 })) }] }),
+        RouterModule.forFeature({
+          name: 'billing',
+          routers: [{ useValue: new Router().get('/x', (ex) => ex.respond({ body: 1 })) }],
+        }),
+        RouterModule.forFeature({
+          name: 'reports',
+          routers: [{ useValue: new Router().get('/x', (ex) => ex.respond({ body: 2 })) }],
+        }),
       ],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
@@ -160,7 +168,10 @@ describe('RouterModule bootstrap', () => {
         return 'ok';
       }
     }
-    @Module({ imports: [RouterModule.forRoot({ routers: [{ useValue: radix() }] })], controllers: [ExchangeController] })
+    @Module({
+      imports: [RouterModule.forRoot({ routers: [{ useValue: radix() }] })],
+      controllers: [ExchangeController],
+    })
     class AppModule {}
     const app = await NestFactory.create(AppModule, { logger: false });
     const seen: string[] = [];

@@ -1,5 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiKeyAuthenticationProvider, CurrentCorePrincipal, RequireCorePermission, requireCorePermission, sha256Hex, type CorePrincipal } from '@tessera/core';
+import {
+  ApiKeyAuthenticationProvider,
+  CurrentCorePrincipal,
+  RequireCorePermission,
+  requireCorePermission,
+  sha256Hex,
+  type CorePrincipal,
+} from '@tessera/core';
 import { Router } from '@tessera/web';
 
 /** Environment variable holding the metrics API key; unset, every metrics request answers 401. */
@@ -13,7 +20,12 @@ export function metricsKeyProvider(env: NodeJS.ProcessEnv = process.env): ApiKey
   const key = env[METRICS_KEY_ENV];
   if (!key) return new ApiKeyAuthenticationProvider({ resolve: async () => null }); // fail closed: no key is valid
   return new ApiKeyAuthenticationProvider({
-    keys: [{ digest: sha256Hex(key), principal: { kind: 'api_key', id: 'metrics', roles: [], permissions: ['metrics.read'] } }],
+    keys: [
+      {
+        digest: sha256Hex(key),
+        principal: { kind: 'api_key', id: 'metrics', roles: [], permissions: ['metrics.read'] },
+      },
+    ],
   });
 }
 

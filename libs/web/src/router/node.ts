@@ -79,5 +79,12 @@ export function emptyParams(): Readonly<Record<string, string>> {
 export function compileParamsBuilder(paramNames: readonly string[], hasWildcard: boolean): ParamsBuilder {
   const fields = paramNames.map((name, i) => `[${JSON.stringify(name)}]: path.slice(starts[${i}], ends[${i}])`);
   if (hasWildcard) fields.push(`["*"]: path.slice(wildStart, wildEnd)`);
-  return new Function('path', 'starts', 'ends', 'wildStart', 'wildEnd', `return { ${fields.join(', ')} };`) as ParamsBuilder;
+  return new Function(
+    'path',
+    'starts',
+    'ends',
+    'wildStart',
+    'wildEnd',
+    `return { ${fields.join(', ')} };`,
+  ) as ParamsBuilder;
 }

@@ -49,7 +49,9 @@ export class RadixTree<H> {
       hasWildcard: parsed.hasWildcard,
       buildParams: compileParamsBuilder(parsed.paramNames, parsed.hasWildcard),
       staticResult:
-        parsed.paramNames.length === 0 && !parsed.hasWildcard ? Object.freeze({ handler: exposed, params: emptyParams() }) : null,
+        parsed.paramNames.length === 0 && !parsed.hasWildcard
+          ? Object.freeze({ handler: exposed, params: emptyParams() })
+          : null,
     };
     if (parsed.hasWildcard) node.wildcardRoute = record;
     else node.route = record;
@@ -109,8 +111,7 @@ export class RadixTree<H> {
         if (found !== null) return found;
       }
     } else {
-      const candidates =
-        node.staticIndex === null ? node.staticChildren : node.staticIndex[path.charCodeAt(pos)];
+      const candidates = node.staticIndex === null ? node.staticChildren : node.staticIndex[path.charCodeAt(pos)];
       if (candidates !== undefined) {
         for (let i = 0; i < candidates.length; i++) {
           const child = candidates[i]!;

@@ -9,8 +9,15 @@ import { Router } from './router.js';
  */
 
 type Kind = 'static' | 'param' | 'wildcard' | 'trailing';
-interface RefSegment { kind: Kind; text: string }
-interface RefRoute { pattern: string; segments: RefSegment[]; id: number }
+interface RefSegment {
+  kind: Kind;
+  text: string;
+}
+interface RefRoute {
+  pattern: string;
+  segments: RefSegment[];
+  id: number;
+}
 
 function splitPath(path: string, strict: boolean): string[] {
   let p = path;
@@ -28,7 +35,11 @@ function parsePattern(pattern: string, strict: boolean): RefSegment[] {
     trailing = strict;
   }
   const segments: RefSegment[] = (body === '' ? [] : body.split('/')).map((text) =>
-    text === '*' ? { kind: 'wildcard', text } : text.startsWith(':') ? { kind: 'param', text: text.slice(1) } : { kind: 'static', text },
+    text === '*'
+      ? { kind: 'wildcard', text }
+      : text.startsWith(':')
+        ? { kind: 'param', text: text.slice(1) }
+        : { kind: 'static', text },
   );
   if (trailing) segments.push({ kind: 'trailing', text: '' });
   return segments;
@@ -52,10 +63,19 @@ function referenceMatch(routes: RefRoute[], path: string, strict: boolean) {
         break;
       }
       const seg = segs[i];
-      if (seg === undefined) { ok = false; break; }
-      if ((s.kind === 'static' || s.kind === 'trailing') && seg !== s.text) { ok = false; break; }
+      if (seg === undefined) {
+        ok = false;
+        break;
+      }
+      if ((s.kind === 'static' || s.kind === 'trailing') && seg !== s.text) {
+        ok = false;
+        break;
+      }
       if (s.kind === 'param') {
-        if (seg === '') { ok = false; break; }
+        if (seg === '') {
+          ok = false;
+          break;
+        }
         params[s.text] = seg;
       }
       key.push(RANK[s.kind]);
@@ -97,7 +117,10 @@ describe('Router against the reference matcher (fast-check)', () => {
       fc.assert(
         fc.property(
           fc.array(routeSpec, { minLength: 1, maxLength: 12 }),
-          fc.array(fc.tuple(fc.boolean(), fc.array(requestSegment, { maxLength: 5 }), fc.boolean()), { minLength: 1, maxLength: 8 }),
+          fc.array(fc.tuple(fc.boolean(), fc.array(requestSegment, { maxLength: 5 }), fc.boolean()), {
+            minLength: 1,
+            maxLength: 8,
+          }),
           (specs, requests) => {
             const router = new Router({ strictTrailingSlash: strict });
             const routes: RefRoute[] = [];
@@ -133,7 +156,7 @@ describe('Router against the reference matcher (fast-check)', () => {
   it('never throws on arbitrary methods and paths', () => {
     const router = new Router();
     for (const p of ['/', '/a/:b', '/a/b/*', '/:x/:y/:z', '/users/admin', '/files/*']) router.get(p, () => undefined);
-    router.post("/a/:b", () => undefined);
+    router.post('/a/:b', () => undefined);
     fc.assert(
       fc.property(fc.string(), fc.string({ unit: 'binary' }), (method, path) => {
         router.lookup(method, path);

@@ -21,11 +21,18 @@ async function run(routes: Route[], method: string, url: string, options: Router
   });
   const { exchange, response } = createTestExchange({ method, url });
   await pipeline.handle(exchange);
-  return { fellThrough, response, body: response.json as { route: string; params: Record<string, string> } | undefined };
+  return {
+    fellThrough,
+    response,
+    body: response.json as { route: string; params: Record<string, string> } | undefined,
+  };
 }
 
 describe('Router matching (web-and-viewset §9, rows R1–R27, R29)', () => {
-  const usersStaticAndParam: Route[] = [['GET', '/users/admin', 'static'], ['GET', '/users/:id', 'param']];
+  const usersStaticAndParam: Route[] = [
+    ['GET', '/users/admin', 'static'],
+    ['GET', '/users/:id', 'param'],
+  ];
 
   it('R1 prefers the static route over a parameter', async () => {
     expect((await run(usersStaticAndParam, 'GET', '/users/admin')).body?.route).toBe('static');
@@ -44,16 +51,33 @@ describe('Router matching (web-and-viewset §9, rows R1–R27, R29)', () => {
   });
 
   it('R5 falls back to the parameter when a static label is only a prefix', async () => {
-    const result = await run([['GET', '/users/list', 'static'], ['GET', '/users/:id', 'param']], 'GET', '/users/listing');
+    const result = await run(
+      [
+        ['GET', '/users/list', 'static'],
+        ['GET', '/users/:id', 'param'],
+      ],
+      'GET',
+      '/users/listing',
+    );
     expect(result.body).toEqual({ route: 'param', params: { id: 'listing' } });
   });
 
   it('R6 backtracks from a dead static branch to the parameter', async () => {
-    const result = await run([['GET', '/users/admin/x', 'deep'], ['GET', '/users/:id', 'param']], 'GET', '/users/admin');
+    const result = await run(
+      [
+        ['GET', '/users/admin/x', 'deep'],
+        ['GET', '/users/:id', 'param'],
+      ],
+      'GET',
+      '/users/admin',
+    );
     expect(result.body).toEqual({ route: 'param', params: { id: 'admin' } });
   });
 
-  const files: Route[] = [['GET', '/files/:name', 'param'], ['GET', '/files/*', 'wild']];
+  const files: Route[] = [
+    ['GET', '/files/:name', 'param'],
+    ['GET', '/files/*', 'wild'],
+  ];
 
   it('R7 lets a wildcard take several segments', async () => {
     expect((await run(files, 'GET', '/files/a/b')).body).toEqual({ route: 'wild', params: { '*': 'a/b' } });
@@ -64,18 +88,34 @@ describe('Router matching (web-and-viewset §9, rows R1–R27, R29)', () => {
   });
 
   it('R9 prefers an exact route over a wildcard child', async () => {
-    expect((await run([['GET', '/docs', 'exact'], ['GET', '/docs/*', 'wild']], 'GET', '/docs')).body?.route).toBe('exact');
+    expect(
+      (
+        await run(
+          [
+            ['GET', '/docs', 'exact'],
+            ['GET', '/docs/*', 'wild'],
+          ],
+          'GET',
+          '/docs',
+        )
+      ).body?.route,
+    ).toBe('exact');
   });
 
   it('R10 lets a wildcard match its parent path with an empty value', async () => {
     for (const url of ['/docs', '/docs/']) {
-      expect((await run([['GET', '/docs/*', 'wild']], 'GET', url)).body).toEqual({ route: 'wild', params: { '*': '' } });
+      expect((await run([['GET', '/docs/*', 'wild']], 'GET', url)).body).toEqual({
+        route: 'wild',
+        params: { '*': '' },
+      });
     }
   });
 
   it('R11 ignores one trailing slash unless strict', async () => {
     expect((await run([['GET', '/users', 'u']], 'GET', '/users/')).body?.route).toBe('u');
-    expect((await run([['GET', '/users', 'u']], 'GET', '/users/', { strictTrailingSlash: true })).fellThrough).toBe(true);
+    expect((await run([['GET', '/users', 'u']], 'GET', '/users/', { strictTrailingSlash: true })).fellThrough).toBe(
+      true,
+    );
   });
 
   it('R12 ignores only one trailing slash', async () => {
@@ -98,7 +138,11 @@ describe('Router matching (web-and-viewset §9, rows R1–R27, R29)', () => {
     for (const url of ['/users/%E0%A4', '/users/%zz']) {
       const result = await run([['GET', '/users/:id', 'p']], 'GET', url);
       expect(result.response.status).toBe(400);
-      expect(result.response.json).toEqual({ statusCode: 400, message: 'Malformed percent-encoding in path', error: 'Bad Request' });
+      expect(result.response.json).toEqual({
+        statusCode: 400,
+        message: 'Malformed percent-encoding in path',
+        error: 'Bad Request',
+      });
     }
   });
 
@@ -140,7 +184,9 @@ describe('Router matching (web-and-viewset §9, rows R1–R27, R29)', () => {
   });
 
   it("R23 calls next() instead of 405 with methodNotAllowed: 'next'", async () => {
-    expect((await run([['GET', '/users/:id', 'p']], 'POST', '/users/1', { methodNotAllowed: 'next' })).fellThrough).toBe(true);
+    expect(
+      (await run([['GET', '/users/:id', 'p']], 'POST', '/users/1', { methodNotAllowed: 'next' })).fellThrough,
+    ).toBe(true);
   });
 
   it('R24 treats OPTIONS as an ordinary method (405, no automatic answer)', async () => {
@@ -162,13 +208,22 @@ describe('Router matching (web-and-viewset §9, rows R1–R27, R29)', () => {
   });
 
   it('R29 keeps parameter names per route', async () => {
-    const routes: Route[] = [['GET', '/users/:id', 'user'], ['GET', '/users/:uid/posts', 'posts']];
+    const routes: Route[] = [
+      ['GET', '/users/:id', 'user'],
+      ['GET', '/users/:uid/posts', 'posts'],
+    ];
     expect((await run(routes, 'GET', '/users/7')).body).toEqual({ route: 'user', params: { id: '7' } });
     expect((await run(routes, 'GET', '/users/7/posts')).body).toEqual({ route: 'posts', params: { uid: '7' } });
   });
 
   it('lists every matching method in Allow in the fixed order', async () => {
-    const routes: Route[] = [['DELETE', '/x/:id', 'd'], ['PATCH', '/x/:id', 'p'], ['OPTIONS', '/x/:id', 'o'], ['PUT', '/x/:id', 'u'], ['GET', '/x/:id', 'g']];
+    const routes: Route[] = [
+      ['DELETE', '/x/:id', 'd'],
+      ['PATCH', '/x/:id', 'p'],
+      ['OPTIONS', '/x/:id', 'o'],
+      ['PUT', '/x/:id', 'u'],
+      ['GET', '/x/:id', 'g'],
+    ];
     const result = await run(routes, 'POST', '/x/1');
     expect(result.response.headers['allow']).toBe('GET, HEAD, PUT, PATCH, DELETE, OPTIONS');
   });
@@ -214,24 +269,34 @@ describe('Router registration errors (rows R28, R30–R33 and §3.3)', () => {
   });
 
   it('R30 rejects a wildcard that is not last', () => {
-    expect(attempt((r) => r.get('/files/*/meta', () => undefined))).toThrow('Wildcard must be the last segment: GET /files/*/meta');
+    expect(attempt((r) => r.get('/files/*/meta', () => undefined))).toThrow(
+      'Wildcard must be the last segment: GET /files/*/meta',
+    );
   });
 
   it('rejects a wildcard combined with other characters', () => {
-    expect(attempt((r) => r.get('/files/*name', () => undefined))).toThrow("Invalid wildcard segment '*name' in GET /files/*name");
-    expect(attempt((r) => r.get('/files/a*', () => undefined))).toThrow("Invalid wildcard segment 'a*' in GET /files/a*");
+    expect(attempt((r) => r.get('/files/*name', () => undefined))).toThrow(
+      "Invalid wildcard segment '*name' in GET /files/*name",
+    );
+    expect(attempt((r) => r.get('/files/a*', () => undefined))).toThrow(
+      "Invalid wildcard segment 'a*' in GET /files/a*",
+    );
   });
 
   it('R31 treats /users and /users/ as one route unless strict', () => {
     expect(attempt((r) => r.get('/users', () => undefined).get('/users/', () => undefined))).toThrow(
       'Duplicate route: GET /users/ (same shape as GET /users)',
     );
-    expect(attempt((r) => r.get('/users', () => undefined).get('/users/', () => undefined), { strictTrailingSlash: true })).not.toThrow();
+    expect(
+      attempt((r) => r.get('/users', () => undefined).get('/users/', () => undefined), { strictTrailingSlash: true }),
+    ).not.toThrow();
   });
 
   it('R32 rejects invalid parameter names', () => {
     for (const bad of [':1x', ':', ':id-ext']) {
-      expect(attempt((r) => r.get(`/a/${bad}`, () => undefined))).toThrow(`Invalid parameter name '${bad}' in GET /a/${bad}`);
+      expect(attempt((r) => r.get(`/a/${bad}`, () => undefined))).toThrow(
+        `Invalid parameter name '${bad}' in GET /a/${bad}`,
+      );
     }
   });
 
@@ -242,13 +307,18 @@ describe('Router registration errors (rows R28, R30–R33 and §3.3)', () => {
   });
 
   it('rejects a repeated parameter name, an empty segment and an unsupported method', () => {
-    expect(attempt((r) => r.get('/a/:id/b/:id', () => undefined))).toThrow("Duplicate parameter name ':id' in GET /a/:id/b/:id");
+    expect(attempt((r) => r.get('/a/:id/b/:id', () => undefined))).toThrow(
+      "Duplicate parameter name ':id' in GET /a/:id/b/:id",
+    );
     expect(attempt((r) => r.get('/a//b', () => undefined))).toThrow('Empty segment in GET /a//b');
     expect(attempt((r) => r.add('TRACE', '/a', () => undefined))).toThrow('Unsupported method: TRACE');
   });
 
   it('accepts a path without a leading slash and the same shape on other methods', () => {
-    const router = new Router().get('users', () => undefined).delete('/users/:userId', () => undefined).get('/users/:id', () => undefined);
+    const router = new Router()
+      .get('users', () => undefined)
+      .delete('/users/:userId', () => undefined)
+      .get('/users/:id', () => undefined);
     expect(router.lookup('GET', '/users')).not.toBeNull();
     expect(router.lookup('DELETE', '/users/3')?.params).toEqual({ userId: '3' });
   });

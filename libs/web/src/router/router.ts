@@ -62,7 +62,15 @@ export class Router {
   readonly strictTrailingSlash: boolean;
   readonly methodNotAllowed: 'respond' | 'next';
   readonly bodyLimitBytes: number;
-  private readonly trees: Trees = { GET: undefined, HEAD: undefined, POST: undefined, PUT: undefined, PATCH: undefined, DELETE: undefined, OPTIONS: undefined };
+  private readonly trees: Trees = {
+    GET: undefined,
+    HEAD: undefined,
+    POST: undefined,
+    PUT: undefined,
+    PATCH: undefined,
+    DELETE: undefined,
+    OPTIONS: undefined,
+  };
   /** Every shape of every method: one lookup tells whether any tree can match a path. */
   private readonly anyMethod: RadixTree<true>;
   private readonly definitions: RouteDefinition[] = [];
@@ -74,13 +82,27 @@ export class Router {
     this.anyMethod = new RadixTree<true>(this.strictTrailingSlash);
   }
 
-  get(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('GET', path, ...chain); }
-  post(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('POST', path, ...chain); }
-  put(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('PUT', path, ...chain); }
-  delete(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('DELETE', path, ...chain); }
-  patch(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('PATCH', path, ...chain); }
-  head(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('HEAD', path, ...chain); }
-  options(path: string, ...chain: [...Middleware[], RouteHandler]): this { return this.add('OPTIONS', path, ...chain); }
+  get(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('GET', path, ...chain);
+  }
+  post(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('POST', path, ...chain);
+  }
+  put(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('PUT', path, ...chain);
+  }
+  delete(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('DELETE', path, ...chain);
+  }
+  patch(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('PATCH', path, ...chain);
+  }
+  head(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('HEAD', path, ...chain);
+  }
+  options(path: string, ...chain: [...Middleware[], RouteHandler]): this {
+    return this.add('OPTIONS', path, ...chain);
+  }
 
   /** Generic form of the DSL: `method` is one of the seven, the last function is the handler. */
   add(method: string, path: string, ...chain: [...Middleware[], RouteHandler]): this {
@@ -104,11 +126,16 @@ export class Router {
     const tree = (this.trees[method] ??= new RadixTree<CompiledRoute>(this.strictTrailingSlash));
     const existing = tree.existing(parsed);
     if (existing !== undefined) {
-      const first = this.definitions.find((d) => d.method === method && parsePathShape(d, this.strictTrailingSlash) === parsed.shape);
-      const sources = first?.source !== undefined || definition.source !== undefined
-        ? ` [registered by ${definition.source ?? 'this router'}; first registered by ${first?.source ?? 'this router'}]`
-        : '';
-      throw new RouteRegistrationError(`Duplicate route: ${method} ${parsed.display} (same shape as ${method} ${existing})${sources}`);
+      const first = this.definitions.find(
+        (d) => d.method === method && parsePathShape(d, this.strictTrailingSlash) === parsed.shape,
+      );
+      const sources =
+        first?.source !== undefined || definition.source !== undefined
+          ? ` [registered by ${definition.source ?? 'this router'}; first registered by ${first?.source ?? 'this router'}]`
+          : '';
+      throw new RouteRegistrationError(
+        `Duplicate route: ${method} ${parsed.display} (same shape as ${method} ${existing})${sources}`,
+      );
     }
     const stored: RouteDefinition = { ...definition, method, path: parsed.display };
     const run = compose(definition.middleware, definition.handler);
@@ -136,7 +163,10 @@ export class Router {
     if (record === null) return null;
     if (record.staticResult !== null) return record.staticResult as unknown as RouteMatch;
     const s = used.state;
-    return { handler: record.handler.handler, params: record.buildParams(path, s.starts, s.ends, s.wildStart, s.wildEnd) };
+    return {
+      handler: record.handler.handler,
+      params: record.buildParams(path, s.starts, s.ends, s.wildStart, s.wildEnd),
+    };
   }
 
   /**
@@ -150,7 +180,13 @@ export class Router {
     const get = this.trees.GET?.find(path)?.handler.definition.advertise === true;
     const head = get || this.trees.HEAD?.find(path)?.handler.definition.advertise === true;
     for (const method of HTTP_METHODS) {
-      if (method === 'GET' ? get : method === 'HEAD' ? head : this.trees[method]?.find(path)?.handler.definition.advertise === true) {
+      if (
+        method === 'GET'
+          ? get
+          : method === 'HEAD'
+            ? head
+            : this.trees[method]?.find(path)?.handler.definition.advertise === true
+      ) {
         allowed.push(method);
       }
     }
@@ -199,14 +235,22 @@ export class Router {
   /** A switch, not an index: request methods are untrusted strings (`__proto__`, `constructor`). */
   private treeFor(method: string): RadixTree<CompiledRoute> | undefined {
     switch (method) {
-      case 'GET': return this.trees.GET;
-      case 'POST': return this.trees.POST;
-      case 'PUT': return this.trees.PUT;
-      case 'DELETE': return this.trees.DELETE;
-      case 'PATCH': return this.trees.PATCH;
-      case 'HEAD': return this.trees.HEAD;
-      case 'OPTIONS': return this.trees.OPTIONS;
-      default: return undefined;
+      case 'GET':
+        return this.trees.GET;
+      case 'POST':
+        return this.trees.POST;
+      case 'PUT':
+        return this.trees.PUT;
+      case 'DELETE':
+        return this.trees.DELETE;
+      case 'PATCH':
+        return this.trees.PATCH;
+      case 'HEAD':
+        return this.trees.HEAD;
+      case 'OPTIONS':
+        return this.trees.OPTIONS;
+      default:
+        return undefined;
     }
   }
 }
