@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { onHttpAdapterInit, Router, RouteRegistrationError, type HttpAdapter } from '@tessera/web';
+import { malformedPathError, onHttpAdapterInit, Router, RouteRegistrationError, type HttpAdapter } from '@tessera/web';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VIEWSET_RUNTIME, type ViewSetRuntime } from './controller.factory.js';
 
@@ -9,7 +9,8 @@ type Next = (error?: unknown) => void;
 type BodyRequest = IncomingMessage & { rawBody?: Buffer };
 
 /**
- * Keeps Nest's body parsers off ViewSet routes, so both paths read bodies with the same code and
+ * Keeps Nest's body parsers off ViewSet routes (and answers a malformed percent-encoded id with the
+ * router's 400, as `resource()` does), so both paths read bodies with the same code and
  * answer the same (web-and-viewset §7.4): Nest's parsers run before any route and answer parse
  * errors and their own 100 kB limit outside every controller, in bodies of their own.
  *
@@ -52,12 +53,15 @@ export class ViewSetBodyGate implements OnApplicationShutdown {
       }
     }
     const limit = this.runtime.bodyLimitBytes;
-    adapter.use((req: BodyRequest, _res: ServerResponse, next: Next) => {
-      if (!hasUnreadBody(req)) return next();
+    adapter.use((req: BodyRequest, res: ServerResponse, next: Next) => {
       const url = req.url ?? '/';
       const query = url.indexOf('?');
       const path = query === -1 ? url : url.slice(0, query);
-      if (matcher.lookup('GET', caseSensitive ? path : path.toLowerCase()) === null) return next();
+      const match = matcher.lookup('GET', caseSensitive ? path : path.toLowerCase());
+      if (match === null) return next();
+      // Express would answer its own 400 ("Failed to decode param"); answer the router's instead.
+      if (hasMalformedParam(match.params)) return sendMalformedPath(res);
+      if (!hasUnreadBody(req)) return next();
       readCapped(req, limit).then((body) => {
         req.rawBody = body;
         next();
@@ -77,6 +81,26 @@ function register(matcher: Router, path: string): void {
   } catch (error) {
     if (!(error instanceof RouteRegistrationError) || !error.message.startsWith('Duplicate route')) throw error;
   }
+}
+
+function hasMalformedParam(params: Readonly<Record<string, string>>): boolean {
+  for (const value of Object.values(params)) {
+    if (!value.includes('%')) continue;
+    try {
+      decodeURIComponent(value);
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+function sendMalformedPath(res: ServerResponse): void {
+  const body = JSON.stringify(malformedPathError().getResponse());
+  res.statusCode = 400;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 function hasUnreadBody(req: BodyRequest): boolean {

@@ -105,6 +105,13 @@ const ROWS: Row[] = [
     expected: observed(404, NOT_FOUND),
   },
   {
+    id: 'R16',
+    title: 'a malformed percent-encoded id is 400 before the ViewSet runs',
+    setup: { viewSet: FullViewSet, seed: seeded },
+    send: (a) => a.get('/todos/%zz'),
+    expected: observed(400, { statusCode: 400, message: 'Malformed percent-encoding in path', error: 'Bad Request' }),
+  },
+  {
     id: 'V5',
     title: 'a delete resolving true is 204 with an empty body',
     setup: { viewSet: FullViewSet, seed: seeded },
