@@ -196,3 +196,12 @@ describe('resource', () => {
     expect(String(logged.mock.calls[0]?.[0])).toContain('db password=x');
   });
 });
+
+describe('Router.prototype.resource', () => {
+  it('registers the same routes as resource(router, ...)', () => {
+    const viaMethod = new Router().resource('/notes', new Notes(), serializer);
+    const viaFunction = resource(new Router(), '/notes', new Notes(), serializer);
+    const shape = (r: Router) => r.routes().map((route) => `${route.method} ${route.path} ${route.advertise}`);
+    expect(shape(viaMethod)).toEqual(shape(viaFunction));
+  });
+});

@@ -1,4 +1,4 @@
-import type { Router } from '@tessera/web';
+import { Router } from '@tessera/web';
 import type { Serializer } from './serializer.js';
 import { runViewSetRoute, type ViewSetBinding } from './viewset-handler.js';
 import { isImplemented, type ViewSet } from './viewset.js';
@@ -42,3 +42,25 @@ export function resource<T>(router: Router, prefix: string, viewSet: ViewSet<T>,
   }
   return router;
 }
+
+declare module '@tessera/web' {
+  interface Router {
+    /**
+     * Registers a ViewSet's six routes on this router (web-and-viewset §7.6); available once
+     * `@tessera/viewset` is imported. Same as `resource(router, prefix, viewSet, serializer)`.
+     *
+     * @example
+     * new Router().resource('/todos', todoViewSet, todoSerializer);
+     */
+    resource<T>(prefix: string, viewSet: ViewSet<T>, serializer: Serializer<T>): Router;
+  }
+}
+
+Router.prototype.resource = function <T>(
+  this: Router,
+  prefix: string,
+  viewSet: ViewSet<T>,
+  serializer: Serializer<T>,
+): Router {
+  return resource(this, prefix, viewSet, serializer);
+};
