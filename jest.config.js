@@ -4,6 +4,9 @@ const tessera = {
   '^@tessera/viewset$': '<rootDir>/libs/viewset/src/index.ts',
   '^@tessera/core$': '<rootDir>/libs/core/src/index.ts',
   '^@tessera/database$': '<rootDir>/libs/database/src/index.ts',
+  '^@tessera/identity$': '<rootDir>/libs/identity/src/index.ts',
+  '^@tessera/identity-mikro-orm$': '<rootDir>/libs/identity-mikro-orm/src/index.ts',
+  '^@tessera/identity-testing$': '<rootDir>/libs/identity-testing/src/index.ts',
 };
 
 export default {
