@@ -1,0 +1,70 @@
+import type { Middleware } from '@tessera/web';
+import type { CapabilityResolver, OrganizationSelector } from '../context/capability-resolver.js';
+import { buildSessionContext, organizationIdFromIdentityPath } from '../context/context-builder.js';
+import type { IdentityStoreReads } from '../store/identity-store.port.js';
+import { cookieValues } from '../sessions/session-cookie.js';
+import type { SessionResolver } from '../sessions/session-resolver.js';
+import { getRequestId, getRequestTime, IDENTITY_ATTRIBUTES } from './identity-exchange.js';
+import { respondIdentityError } from './identity-response.js';
+
+/** What {@link identityMiddleware} needs. */
+export interface IdentityMiddlewareOptions {
+  readonly sessions: SessionResolver;
+  readonly store: Pick<IdentityStoreReads, 'findOrganization' | 'findMembershipForUser'>;
+  readonly capabilityResolvers: readonly CapabilityResolver[];
+  readonly cookieName: string;
+  /** `true` for identity routes whose caller class lacks ANON (cookie failures are answered there). */
+  readonly answersCookieFailures: (method: string, path: string) => boolean;
+  /** Extra organization selectors for host routes. */
+  readonly organizationSelectors?: readonly OrganizationSelector[];
+}
+
+/**
+ * Stage 4 (order 300), credential resolution (identity-http §2.1). Anonymous requests get no
+ * context and create nothing. A failing session cookie is answered on identity routes that need
+ * a caller; elsewhere it is treated as absent and its failure recorded for host guards. Bearer
+ * tokens are answered `invalid_credentials` until a device or service resolver accepts them.
+ *
+ * @example
+ * { order: 300, middleware: identityMiddleware({ sessions, store, capabilityResolvers: [], cookieName, answersCookieFailures }) }
+ */
+export function identityMiddleware(options: IdentityMiddlewareOptions): Middleware {
+  return async (exchange, next) => {
+    const cookies = cookieValues(exchange.headerValues('cookie'), options.cookieName);
+    const authorization = exchange.headerValues('authorization');
+    if (cookies.length > 0 && authorization.length > 0) return respondIdentityError(exchange, 'invalid_credentials');
+    if (authorization.length > 0) {
+      // Device access tokens and service credentials arrive with their features; until then no bearer is valid.
+      return respondIdentityError(exchange, 'invalid_credentials');
+    }
+    if (cookies.length === 0) return next();
+    const requestTime = getRequestTime(exchange) ?? new Date();
+    const answers = options.answersCookieFailures(exchange.method, exchange.path);
+    const result =
+      cookies.length > 1
+        ? ({ ok: false, code: 'invalid_credentials' } as const)
+        : await options.sessions.resolve(cookies[0]!, requestTime);
+    if (!result.ok) {
+      if (result.code === 'service_unavailable' || answers) return respondIdentityError(exchange, result.code);
+      exchange.attributes.set(IDENTITY_ATTRIBUTES.credentialFailure, result.code);
+      return next();
+    }
+    exchange.attributes.set(IDENTITY_ATTRIBUTES.sessionCookiePresent, true);
+    const organizationId =
+      organizationIdFromIdentityPath(exchange.path) ??
+      options.organizationSelectors?.map((select) => select(exchange.path)).find((id) => id !== undefined);
+    try {
+      const context = await buildSessionContext(options.store, options.capabilityResolvers, {
+        session: result.session,
+        user: result.user,
+        organizationId,
+        requestId: getRequestId(exchange) ?? '',
+        requestTime,
+      });
+      exchange.attributes.set(IDENTITY_ATTRIBUTES.context, context);
+    } catch {
+      return respondIdentityError(exchange, 'service_unavailable');
+    }
+    await next();
+  };
+}

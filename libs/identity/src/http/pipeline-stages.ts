@@ -1,0 +1,71 @@
+import type { Exchange, Middleware } from '@tessera/web';
+import type { IdentityClock, RandomSource } from '../runtime/identity.runtime.js';
+import { encodeBase64Url } from '../tokens/base64url.codec.js';
+import { IDENTITY_ATTRIBUTES } from './identity-exchange.js';
+import { respondIdentityError } from './identity-response.js';
+import { resolveClient, type ResolvedClient } from './client-address.js';
+import type { BlockList } from 'node:net';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,255}$/;
+
+/**
+ * Stage 1 (order 100): reuse a single valid request id header, else mint `req_` + b64url(16 B);
+ * echo it in the response header.
+ *
+ * @example
+ * { order: 100, middleware: identityRequestId(runtime.random, 'X-Request-ID') }
+ */
+export function identityRequestId(random: RandomSource, headerName = 'X-Request-ID'): Middleware {
+  return async (exchange, next) => {
+    const values = exchange.headerValues(headerName);
+    const id =
+      values.length === 1 && REQUEST_ID.test(values[0]!) ? values[0]! : `req_${encodeBase64Url(random.bytes(16))}`;
+    exchange.attributes.set(IDENTITY_ATTRIBUTES.requestId, id);
+    exchange.setHeader(headerName, id);
+    await next();
+  };
+}
+
+/** Stage 2 (order 200): one instant from the runtime clock for every later decision of the request. */
+export function identityRequestTime(clock: IdentityClock): Middleware {
+  return async (exchange, next) => {
+    exchange.attributes.set(IDENTITY_ATTRIBUTES.requestTime, clock.now());
+    await next();
+  };
+}
+
+/** Paths the identity platform owns (the authority check and identity envelopes apply there). */
+export function isIdentityOwnedPath(path: string): boolean {
+  return (
+    path.startsWith('/identity/') || path.startsWith('/oauth/') || path === '/scim/v2' || path.startsWith('/scim/v2/')
+  );
+}
+
+/**
+ * Stage 3 (order 250): resolves the client through trusted proxies and, when `enforce` is set
+ * (staging/production), refuses identity-owned paths whose scheme + host differ from
+ * `publicBaseUrl`'s with 400 `request_invalid`.
+ */
+export function identityAuthorityCheck(options: {
+  publicBaseUrl: string;
+  enforce: boolean;
+  trusted: BlockList | null;
+}): Middleware {
+  const expected = new URL(options.publicBaseUrl);
+  const scheme = expected.protocol.slice(0, -1);
+  const host = expected.host.toLowerCase();
+  return async (exchange, next) => {
+    const client: ResolvedClient = resolveClient(exchange, options.trusted);
+    exchange.attributes.set(IDENTITY_ATTRIBUTES.clientAddress, client.address);
+    exchange.attributes.set(IDENTITY_ATTRIBUTES.trustedProxy, client.trustedProxy);
+    if (options.enforce && isIdentityOwnedPath(exchange.path) && (client.scheme !== scheme || client.host !== host)) {
+      return respondIdentityError(exchange, 'request_invalid');
+    }
+    await next();
+  };
+}
+
+/** The client address resolved at stage 3 ('' when unknown). */
+export function getClientAddress(exchange: Exchange): string {
+  return (exchange.attributes.get(IDENTITY_ATTRIBUTES.clientAddress) as string | undefined) ?? '';
+}

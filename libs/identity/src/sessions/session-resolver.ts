@@ -1,0 +1,97 @@
+import { decodeBase64Url } from '../tokens/base64url.codec.js';
+import { timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
+import { digestSessionSecret, parseSessionToken } from '../tokens/secret-token.format.js';
+import type { SessionRecord, UserRecord } from '../store/identity-records.js';
+import type { IdentityStore } from '../store/identity-store.port.js';
+import type { SessionPepperRing } from './session-keys.js';
+
+/** Why a presented session cookie does not authenticate (identity-http §2.1). */
+export type SessionFailureCode = 'invalid_credentials' | 'session_revoked' | 'session_expired' | 'service_unavailable';
+
+/** Outcome of resolving one session token. */
+export type SessionResolution =
+  | { readonly ok: true; readonly session: SessionRecord; readonly user: UserRecord }
+  | { readonly ok: false; readonly code: SessionFailureCode };
+
+/** Timing of idle sliding. */
+export interface SessionTouchSettings {
+  readonly idleSeconds: number;
+  /** A touch writes at most once per this many seconds per session. @default 60 */
+  readonly touchIntervalSeconds: number;
+}
+
+const fail = (code: SessionFailureCode): SessionResolution => ({ ok: false, code });
+
+/**
+ * Validates a session cookie value against the store without creating anything: shape, digest
+ * under the stored key version (constant time), state, user state and epoch, expiry; then slides
+ * the idle expiry with a CAS touch at most once per `touchIntervalSeconds`. Any store error fails
+ * closed with `service_unavailable`.
+ *
+ * @example
+ * const result = await resolver.resolve(cookieValue, requestTime);
+ * if (!result.ok) return respondIdentityError(exchange, result.code);
+ */
+export class SessionResolver {
+  constructor(
+    private readonly store: Pick<IdentityStore, 'findSession' | 'findUser' | 'touchIdentitySession'>,
+    private readonly peppers: SessionPepperRing,
+    private readonly settings: SessionTouchSettings,
+  ) {}
+
+  async resolve(token: string, now: Date): Promise<SessionResolution> {
+    const parsed = parseSessionToken(token);
+    if (parsed === undefined) return fail('invalid_credentials');
+    try {
+      const session = await this.store.findSession(parsed.selector);
+      if (session === null || !this.digestMatches(session, parsed.secret)) return fail('invalid_credentials');
+      const user = await this.store.findUser(session.userId);
+      const invalid = validity(session, user, now);
+      if (invalid !== null) return fail(invalid);
+      return await this.touch(session, user!, now);
+    } catch {
+      return fail('service_unavailable');
+    }
+  }
+
+  private digestMatches(session: SessionRecord, secret: Uint8Array): boolean {
+    const stored = session.tokenDigest;
+    const pepper = stored.keyVersion === null ? undefined : this.peppers.byVersion(stored.keyVersion);
+    const expected = decodeBase64Url(stored.encoded, { minBytes: 32, maxBytes: 32 });
+    if (pepper === undefined || expected === undefined) return false;
+    return timingSafeEqual(digestSessionSecret(pepper.key, secret), expected);
+  }
+
+  private async touch(session: SessionRecord, user: UserRecord, now: Date): Promise<SessionResolution> {
+    const interval = this.settings.touchIntervalSeconds * 1000;
+    if (now.getTime() - session.lastUsedAt.getTime() < interval) return { ok: true, session, user };
+    const idleExpiresAt = new Date(
+      Math.min(now.getTime() + this.settings.idleSeconds * 1000, session.absoluteExpiresAt.getTime()),
+    );
+    const touched = await this.store.touchIdentitySession({
+      sessionId: session.id,
+      expectedVersion: session.version,
+      lastUsedAt: now,
+      idleExpiresAt,
+    });
+    if (touched.ok) return { ok: true, session: touched.value, user };
+    // A concurrent request may have touched first: accept only an equivalent, still valid session.
+    const reread = await this.store.findSession(session.id);
+    const rereadUser = reread === null ? null : await this.store.findUser(reread.userId);
+    if (reread === null) return fail('session_revoked');
+    const invalid = validity(reread, rereadUser, now);
+    if (invalid !== null) return fail(invalid);
+    if (now.getTime() - reread.lastUsedAt.getTime() < interval) return { ok: true, session: reread, user: rereadUser! };
+    return fail('service_unavailable');
+  }
+}
+
+/** The §2.1 order: revoked/rotated, user missing or inactive, epoch; then idle or absolute expiry. */
+function validity(session: SessionRecord, user: UserRecord | null, now: Date): SessionFailureCode | null {
+  if (session.state !== 'active') return session.state === 'expired' ? 'session_expired' : 'session_revoked';
+  if (user === null || user.state !== 'active' || session.userSessionEpoch !== user.sessionEpoch)
+    return 'session_revoked';
+  const t = now.getTime();
+  if (t >= session.idleExpiresAt.getTime() || t >= session.absoluteExpiresAt.getTime()) return 'session_expired';
+  return null;
+}
