@@ -6,7 +6,7 @@ import { respondIdentityError } from './identity-response.js';
 import { resolveClient, type ResolvedClient } from './client-address.js';
 import type { BlockList } from 'node:net';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,255}$/;
+import { REQUEST_ID_PATTERN as REQUEST_ID } from '../tokens/request-id.format.js';
 
 /**
  * Stage 1 (order 100): reuse a single valid request id header, else mint `req_` + b64url(16 B);
