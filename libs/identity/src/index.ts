@@ -40,3 +40,76 @@ export {
   RECENT_PASSKEY_MAX_AGE_SECONDS,
 } from './guards/identity-decisions.js';
 export type { GuardDecision, GuardDenialCode, RecordedCredentialFailure } from './guards/identity-decisions.js';
+export {
+  IDENTITY_ERROR_CATALOGUE,
+  IDENTITY_ERROR_CODES,
+  EMITTED_IDENTITY_ERROR_CODES,
+  IdentityError,
+  identityErrorBody,
+  isIdentityErrorCode,
+} from './errors/identity.errors.js';
+export type { IdentityErrorCode, IdentityErrorBody, IdentityErrorDefinition } from './errors/identity.errors.js';
+export { StoreError, STORE_ERROR_CODES, mapStoreError, classifyDatabaseError } from './errors/store.errors.js';
+export type { StoreErrorCode, StoreErrorDomain } from './errors/store.errors.js';
+export {
+  IdentityConfigError,
+  IdentityStartupError,
+  IDENTITY_STARTUP_ERROR_MESSAGE,
+} from './errors/identity-boot.errors.js';
+export type { IdentityConfigRule, IdentityStartupCheck } from './errors/identity-boot.errors.js';
+export type {
+  IdentityConfig,
+  ResolvedIdentityConfig,
+  IdentityEnvironment,
+  RegistrationPolicy as IdentityRegistrationPolicy,
+  RateLimitPolicyName,
+  RateLimitPolicyConfig,
+  IdentitySecretsConfig,
+  SessionCookieConfig,
+  ForwardingConfig,
+  CapabilityAllowlists,
+  AuditConfig,
+} from './config/identity.config.js';
+export {
+  DEFAULT_IDENTITY_LIFETIMES,
+  DEFAULT_IDENTITY_LIMITS,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_SESSION_COOKIE,
+  DEFAULT_REQUEST_ID_HEADER,
+  IDENTITY_ENVIRONMENTS,
+  resolveIdentityConfig,
+} from './config/identity-config.defaults.js';
+export { validateIdentityConfig, createIdentityConfig } from './config/identity-config.validator.js';
+export type {
+  IdentityRuntime,
+  IdentityClock,
+  RandomSource,
+  IdentityCrypto,
+  IdentityHttpClient,
+} from './runtime/identity.runtime.js';
+export { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
+export type { NodeIdentityRuntimeOptions } from './runtime/node-identity.runtime.js';
+export {
+  createEnvSecretResolver,
+  createInMemorySecretResolver,
+  SecretResolutionError,
+} from './runtime/secret.resolver.js';
+export type { SecretResolver } from './runtime/secret.resolver.js';
+export type { KeyRing } from './runtime/key-ring.resolver.js';
+export { requireReady } from './runtime/identity-readiness.check.js';
+export type { IdentityKeyMaterial } from './runtime/identity-readiness.check.js';
+export { FrozenClock, systemClock } from './runtime/frozen.clock.js';
+export { formatTimestamp } from './tokens/timestamp.format.js';
+export { isCanonicalUuidV7 } from './tokens/uuid-v7.generator.js';
+export type {
+  CapabilityResolver,
+  CapabilityResolverInput,
+  OrganizationSelector,
+} from './context/capability-resolver.js';
+export { respondIdentityError } from './http/identity-response.js';
+export {
+  getIdentityContext,
+  getRequestId,
+  getRequestTime,
+  getRecordedCredentialFailure,
+} from './http/identity-exchange.js';

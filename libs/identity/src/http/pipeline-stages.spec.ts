@@ -36,7 +36,10 @@ describe('identityRequestId', () => {
   });
 
   it('mints req_ + 22 chars for absent, invalid or duplicated ids', async () => {
-    for (const headers of [{}, { 'X-Request-ID': 'has space' }, { 'X-Request-ID': ['a', 'b'] }]) {
+    for (const headers of [{}, { 'X-Request-ID': 'has space' }, { 'X-Request-ID': ['a', 'b'] }] as Record<
+      string,
+      string | string[]
+    >[]) {
       const { exchange, response } = createTestExchange({ headers });
       await run(exchange, identityRequestId(random), identityRequestTime(clock));
       expect(String(response.headers['x-request-id'])).toMatch(/^req_[A-Za-z0-9_-]{22}$/);

@@ -1,12 +1,10 @@
 import type { Exchange, Middleware } from '@tessera/web';
 import type { IdentityClock, RandomSource } from '../runtime/identity.runtime.js';
-import { encodeBase64Url } from '../tokens/base64url.codec.js';
+import { resolveRequestId } from '../tokens/request-id.format.js';
 import { IDENTITY_ATTRIBUTES } from './identity-exchange.js';
 import { respondIdentityError } from './identity-response.js';
 import { resolveClient, type ResolvedClient } from './client-address.js';
 import type { BlockList } from 'node:net';
-
-import { REQUEST_ID_PATTERN as REQUEST_ID } from '../tokens/request-id.format.js';
 
 /**
  * Stage 1 (order 100): reuse a single valid request id header, else mint `req_` + b64url(16 B);
@@ -17,9 +15,7 @@ import { REQUEST_ID_PATTERN as REQUEST_ID } from '../tokens/request-id.format.js
  */
 export function identityRequestId(random: RandomSource, headerName = 'X-Request-ID'): Middleware {
   return async (exchange, next) => {
-    const values = exchange.headerValues(headerName);
-    const id =
-      values.length === 1 && REQUEST_ID.test(values[0]!) ? values[0]! : `req_${encodeBase64Url(random.bytes(16))}`;
+    const id = resolveRequestId(exchange.headerValues(headerName), random);
     exchange.attributes.set(IDENTITY_ATTRIBUTES.requestId, id);
     exchange.setHeader(headerName, id);
     await next();

@@ -1,29 +1,12 @@
-/** Attributes of the session cookie (identity-http §9.1); HttpOnly cannot be disabled. */
-export interface SessionCookieSettings {
-  /** @default '__Host-tessera_session' */
-  readonly name: string;
-  /** @default true */
-  readonly secure: boolean;
-  /** @default 'Lax' */
-  readonly sameSite: 'Strict' | 'Lax' | 'None';
-  /** @default '/' */
-  readonly path: string;
-  readonly domain?: string;
-}
+import type { SessionCookieConfig } from '../config/identity.config.js';
 
-/** Default session cookie settings. */
-export const DEFAULT_SESSION_COOKIE: SessionCookieSettings = Object.freeze({
-  name: '__Host-tessera_session',
-  secure: true,
-  sameSite: 'Lax',
-  path: '/',
-});
+const SAME_SITE = { strict: 'Strict', lax: 'Lax', none: 'None' } as const;
 
-function attributes(settings: SessionCookieSettings): string {
+function attributes(settings: SessionCookieConfig): string {
   const parts = [`Path=${settings.path}`];
   if (settings.domain !== undefined) parts.push(`Domain=${settings.domain}`);
   if (settings.secure) parts.push('Secure');
-  parts.push('HttpOnly', `SameSite=${settings.sameSite}`);
+  parts.push('HttpOnly', `SameSite=${SAME_SITE[settings.sameSite]}`);
   return parts.join('; ');
 }
 
@@ -33,12 +16,12 @@ function attributes(settings: SessionCookieSettings): string {
  * @example
  * exchange.appendHeader('set-cookie', sessionCookie(settings, issued.cookieToken));
  */
-export function sessionCookie(settings: SessionCookieSettings, token: string): string {
+export function sessionCookie(settings: SessionCookieConfig, token: string): string {
   return `${settings.name}=${token}; ${attributes(settings)}`;
 }
 
 /** `Set-Cookie` value clearing the session cookie (`Max-Age=0`). */
-export function clearedSessionCookie(settings: SessionCookieSettings): string {
+export function clearedSessionCookie(settings: SessionCookieConfig): string {
   return `${settings.name}=; Max-Age=0; ${attributes(settings)}`;
 }
 

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { FrozenClock } from '../runtime/frozen.clock.js';
 import { decodeBase64Url } from '../tokens/base64url.codec.js';
 import { digestCsrfToken, digestSessionSecret, parseSessionToken } from '../tokens/secret-token.format.js';
-import { clearedSessionCookie, cookieValues, DEFAULT_SESSION_COOKIE, sessionCookie } from './session-cookie.js';
+import { DEFAULT_SESSION_COOKIE } from '../config/identity-config.defaults.js';
+import { clearedSessionCookie, cookieValues, sessionCookie } from './session-cookie.js';
 import { issueSession } from './session-issuer.js';
 import type { SessionPepperRing } from './session-keys.js';
 

@@ -1,3 +1,4 @@
+import type { StoreErrorCode } from '../errors/store.errors.js';
 import type {
   AuditEventInput,
   Environment,
@@ -13,26 +14,8 @@ import type {
   SessionFederation,
 } from './identity-records.js';
 
-/**
- * Store error codes (identity-model §9.4). Only `version_conflict` and `unavailable` are retryable.
- */
-export type StoreFailureCode =
-  | 'not_found'
-  | 'already_exists'
-  | 'unique_constraint'
-  | 'version_conflict'
-  | 'invalid_transition'
-  | 'challenge_not_pending'
-  | 'challenge_expired'
-  | 'session_not_active'
-  | 'session_expired'
-  | 'federation_provider_disabled'
-  | 'recovery_code_not_active'
-  | 'last_owner'
-  | 'replay_detected'
-  | 'idempotency_conflict'
-  | 'unavailable'
-  | 'internal';
+/** Store error codes (identity-model §9.4); only `version_conflict` and `unavailable` are retryable. */
+export type StoreFailureCode = StoreErrorCode;
 
 /** Outcome of an atomic command: expected races come back as failures, never as exceptions. */
 export type StoreResult<T> =

@@ -1,0 +1,198 @@
+import type { KeyRingReferences } from '../runtime/key-ring.resolver.js';
+import type { IdentityLifetimes, IdentityLimits } from './identity-bounds.config.js';
+
+/**
+ * Deployment environment; drives which insecure settings are refused.
+ *
+ * @example
+ * const environment: IdentityEnvironment = 'production';
+ */
+export type IdentityEnvironment = 'development' | 'test' | 'staging' | 'production';
+
+/**
+ * Who may create new accounts (`identity-model.md` §5.4); `open` is development-only.
+ *
+ * @default 'invitation_only'
+ * @example
+ * const policy: RegistrationPolicy = 'admin_only';
+ */
+export type RegistrationPolicy = 'invitation_only' | 'admin_only' | 'disabled' | 'open';
+
+/**
+ * Rate-limit policies of `identity-http.md` §10.
+ *
+ * @example
+ * const policy: RateLimitPolicyName = 'passkey_auth_start';
+ */
+export type RateLimitPolicyName =
+  | 'bootstrap'
+  | 'invitation_enroll'
+  | 'recovery_code'
+  | 'admin_ticket_redeem'
+  | 'passkey_auth_start'
+  | 'passkey_auth_finish'
+  | 'oauth_token'
+  | 'device_user_code'
+  | 'device_code_holder';
+
+/**
+ * A fixed-window limit: `limit` 1..10 000 requests per `windowSeconds` 1..86 400.
+ *
+ * @example
+ * const policy: RateLimitPolicyConfig = { limit: 5, windowSeconds: 60 };
+ */
+export interface RateLimitPolicyConfig {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/**
+ * Secret references (`<scheme>:<name>[@vN]`, e.g. `env:TESSERA_PRODUCTION_SESSION_PEPPER@v2`).
+ * Every reference is distinct and its name contains the environment name as a separate word
+ * (`_`/`-`/`.`/`/`-delimited, case-insensitive) and no other environment name.
+ *
+ * @example
+ * secrets: {
+ *   sessionPepper: { current: 'env:TESSERA_PRODUCTION_SESSION_PEPPER@v2', previous: ['env:TESSERA_PRODUCTION_SESSION_PEPPER'] },
+ *   recoveryPepper: { current: 'env:TESSERA_PRODUCTION_RECOVERY_PEPPER' },
+ *   devicePepper: { current: 'env:TESSERA_PRODUCTION_DEVICE_PEPPER' },
+ *   servicePepper: { current: 'env:TESSERA_PRODUCTION_SERVICE_PEPPER' },
+ *   auditKey: 'env:TESSERA_PRODUCTION_AUDIT_KEY',
+ *   encryptionKey: 'env:TESSERA_PRODUCTION_ENCRYPTION_KEY',
+ *   signingKey: 'env:TESSERA_PRODUCTION_SIGNING_KEY',
+ * }
+ */
+export interface IdentitySecretsConfig {
+  readonly sessionPepper: KeyRingReferences;
+  readonly recoveryPepper: KeyRingReferences;
+  readonly devicePepper: KeyRingReferences;
+  readonly servicePepper: KeyRingReferences;
+  readonly auditKey: string;
+  readonly encryptionKey: string;
+  readonly signingKey: string;
+}
+
+/**
+ * The session cookie (`identity-http.md` §9.1). HttpOnly cannot be disabled.
+ *
+ * @example
+ * sessionCookie: { name: '__Secure-app_session', domain: 'example.com' }
+ */
+export interface SessionCookieConfig {
+  /** @default '__Host-tessera_session' */
+  readonly name: string;
+  /** @default true */
+  readonly secure: boolean;
+  /** Always `true`; `false` is refused. @default true */
+  readonly httpOnly: true;
+  /** @default 'lax' */
+  readonly sameSite: 'strict' | 'lax' | 'none';
+  /** Must be the RP ID or under it; forbidden with `__Host-`. @default undefined (host-only) */
+  readonly domain?: string;
+  /** @default '/' */
+  readonly path: string;
+}
+
+/**
+ * How the client address and scheme/host are determined (`identity-http.md` §9.2).
+ *
+ * @example
+ * forwarding: { mode: 'trusted_cidrs', trustedCidrs: ['10.0.0.0/8'] }
+ */
+export interface ForwardingConfig {
+  /** @default 'direct_only' */
+  readonly mode: 'direct_only' | 'trusted_cidrs';
+  /** Proxies whose `X-Forwarded-*` headers count; empty unless `trusted_cidrs`. @default [] */
+  readonly trustedCidrs: readonly string[];
+}
+
+/**
+ * Capability allowlists for device scopes and service-credential scopes.
+ *
+ * @example
+ * capabilities: { device: ['package.publish'], service: ['content.read'] }
+ */
+export interface CapabilityAllowlists {
+  /** @default [] */
+  readonly device: readonly string[];
+  /** Never identity-owned capabilities. @default [] */
+  readonly service: readonly string[];
+}
+
+/**
+ * Audit recording options.
+ *
+ * @example
+ * audit: { userAgent: 'omit', retentionDays: 30 }
+ */
+export interface AuditConfig {
+  /** @default 'omit' */
+  readonly userAgent: 'omit' | 'pseudonymize';
+  /** @default 90; 1..3650 */
+  readonly retentionDays: number;
+}
+
+/**
+ * `IdentityModule` configuration as written by the application (`identity-model.md` §7.3);
+ * optional sections take their defaults from `resolveIdentityConfig`.
+ *
+ * @example
+ * const config: IdentityConfig = {
+ *   environment: 'development',
+ *   publicBaseUrl: 'http://localhost:3000',
+ *   rp: { id: 'localhost', name: 'Tessera' },
+ *   secrets: devSecrets,
+ * };
+ */
+export interface IdentityConfig {
+  environment: IdentityEnvironment;
+  /** Exact origin the identity authority is served from; must be in `allowedOrigins`. */
+  publicBaseUrl: string;
+  /** @default [publicBaseUrl] */
+  allowedOrigins?: readonly string[];
+  rp: { id: string; name: string };
+  registrationPolicy?: RegistrationPolicy;
+  /** @default { lifecycle: 'retired' } */
+  bootstrap?: { lifecycle: 'pending' | 'retired'; secretRef?: string };
+  secrets: IdentitySecretsConfig;
+  lifetimes?: Partial<IdentityLifetimes>;
+  limits?: Partial<IdentityLimits>;
+  sessionCookie?: Partial<SessionCookieConfig>;
+  forwarding?: Partial<ForwardingConfig>;
+  /** @default `tessera_<environment>` */
+  storageNamespace?: string;
+  capabilities?: Partial<CapabilityAllowlists>;
+  audit?: Partial<AuditConfig>;
+  /** Per-policy overrides; `false` disables a policy (development/test only). */
+  rateLimits?: Partial<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
+  /** @default 'X-Request-ID' */
+  requestIdHeader?: string;
+  /** What backs the store; PGlite is refused in staging/production. @default { kind: 'pglite' } */
+  store?: { kind: 'postgresql' | 'pglite' };
+}
+
+/**
+ * The configuration with every default applied (frozen), as services read it.
+ *
+ * @example
+ * const config: ResolvedIdentityConfig = validateIdentityConfig(resolveIdentityConfig(input));
+ */
+export interface ResolvedIdentityConfig {
+  readonly environment: IdentityEnvironment;
+  readonly publicBaseUrl: string;
+  readonly allowedOrigins: readonly string[];
+  readonly rp: { readonly id: string; readonly name: string };
+  readonly registrationPolicy: RegistrationPolicy;
+  readonly bootstrap: { readonly lifecycle: 'pending' | 'retired'; readonly secretRef?: string };
+  readonly secrets: IdentitySecretsConfig;
+  readonly lifetimes: IdentityLifetimes;
+  readonly limits: IdentityLimits;
+  readonly sessionCookie: SessionCookieConfig;
+  readonly forwarding: ForwardingConfig;
+  readonly storageNamespace: string;
+  readonly capabilities: CapabilityAllowlists;
+  readonly audit: AuditConfig;
+  readonly rateLimits: Readonly<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
+  readonly requestIdHeader: string;
+  readonly store: { readonly kind: 'postgresql' | 'pglite' };
+}
