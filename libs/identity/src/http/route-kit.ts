@@ -1,0 +1,115 @@
+import type { Exchange, Middleware } from '@tessera/web';
+import { IdentityError } from '../errors/identity.errors.js';
+import type { IdentityKernel } from '../identity-kernel.js';
+import type { RateLimitPolicyName } from '../config/identity.config.js';
+import { isRestricted, type IdentityContext } from '../context/identity-context.js';
+import { rateLimitKey } from '../tokens/pseudonym.format.js';
+import { rateLimitPeer } from '../tokens/client-address.format.js';
+import { getIdentityContext, getRequestTime } from './identity-exchange.js';
+import { getClientAddress } from './pipeline-stages.js';
+import { parseStrictJson } from './strict-json.js';
+import { decodeBody, type BodySchema, type DecodedBody } from './request-fields.js';
+
+/** Caller classes a route admits (identity-http §3). */
+export interface CallerClasses {
+  readonly anonymous?: boolean;
+  readonly user?: boolean;
+  readonly restricted?: boolean;
+}
+
+/**
+ * Stage 7, the authentication gate: anonymous callers on a non-anonymous route and restricted
+ * sessions on any route that does not admit them get 401 `authentication_required`.
+ */
+export function callerGate(classes: CallerClasses): Middleware {
+  return async (exchange, next) => {
+    const context = getIdentityContext(exchange);
+    const admitted =
+      context === undefined
+        ? classes.anonymous === true
+        : isRestricted(context)
+          ? classes.restricted === true
+          : context.principal.kind === 'user' && classes.user === true;
+    if (!admitted) throw new IdentityError('authentication_required');
+    await next();
+  };
+}
+
+/**
+ * Stage 8: counts the request in the shared limiter before any credential is checked; 429 with
+ * `Retry-After` past the limit, 503 when the limiter cannot decide. `subject` picks the key:
+ * the trusted-proxy client address, or the signed-in user.
+ */
+export function rateLimited(kernel: IdentityKernel, policy: RateLimitPolicyName, subject: 'peer' | 'user'): Middleware {
+  return async (exchange, next) => {
+    const settings = kernel.config.rateLimits[policy];
+    if (settings === false) return next();
+    const who =
+      subject === 'user'
+        ? (getIdentityContext(exchange)?.principal.id ?? 'anonymous')
+        : rateLimitPeer(getClientAddress(exchange));
+    const key = rateLimitKey(kernel.keys.auditKey, policy, who);
+    let decision;
+    try {
+      decision = await kernel.rateLimiter.consume({ name: policy, ...settings }, key, requestTime(exchange));
+    } catch (cause) {
+      throw new IdentityError('service_unavailable', { cause });
+    }
+    if (!decision.allowed) throw new IdentityError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+    await next();
+  };
+}
+
+/** The request time captured at stage 2 (a missing one is a wiring error). */
+export function requestTime(exchange: Exchange): Date {
+  const time = getRequestTime(exchange);
+  if (time === undefined) throw new Error('identityRequestTime did not run before an identity route');
+  return time;
+}
+
+/** The signed-in context of a route behind {@link callerGate}. */
+export function requireContext(exchange: Exchange): IdentityContext {
+  const context = getIdentityContext(exchange);
+  if (context === undefined) throw new IdentityError('authentication_required');
+  return context;
+}
+
+const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/**
+ * Stage 9 for JSON bodies (identity-http §1): exactly one `application/json` content type, at most
+ * one valid `Content-Length` within the limit, a non-empty strict-UTF-8 body, strict JSON and the
+ * route's field rules. Every violation is 400 `request_invalid`; nothing of the body is echoed.
+ */
+export async function readIdentityBody<S extends BodySchema>(
+  kernel: IdentityKernel,
+  exchange: Exchange,
+  schema: S,
+): Promise<DecodedBody<S>> {
+  const limit = kernel.config.limits.jsonBodyBytes;
+  const types = exchange.headerValues('content-type');
+  const lengths = exchange.headerValues('content-length');
+  if (types.length !== 1 || !JSON_TYPE.test(types[0]!.trim())) throw new IdentityError('request_invalid');
+  if (
+    lengths.length > 1 ||
+    (lengths.length === 1 && !(/^[0-9]{1,10}$/.test(lengths[0]!) && Number(lengths[0]) <= limit))
+  ) {
+    throw new IdentityError('request_invalid');
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await exchange.readBody({ limitBytes: limit });
+  } catch {
+    throw new IdentityError('request_invalid');
+  }
+  if (bytes.byteLength === 0) throw new IdentityError('request_invalid');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new IdentityError('request_invalid');
+  }
+  const decoded = decodeBody(parseStrictJson(text), schema);
+  if (decoded === undefined) throw new IdentityError('request_invalid');
+  return decoded;
+}

@@ -1,0 +1,21 @@
+import type { AuditEventBuilder } from './audit/audit-event.builder.js';
+import type { ResolvedIdentityConfig } from './config/identity.config.js';
+import type { CapabilityResolver } from './context/capability-resolver.js';
+import type { IdentityKeyMaterial } from './runtime/identity-readiness.check.js';
+import type { IdentityRuntime } from './runtime/identity.runtime.js';
+import type { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
+import type { IdentityStore } from './store/identity-store.port.js';
+
+/**
+ * Everything an identity service needs once startup checks passed: validated configuration,
+ * runtime, resolved key material, the store, the limiter and the audit builder.
+ */
+export interface IdentityKernel {
+  readonly config: ResolvedIdentityConfig;
+  readonly runtime: IdentityRuntime;
+  readonly keys: IdentityKeyMaterial;
+  readonly store: IdentityStore;
+  readonly rateLimiter: IdentityRateLimiter;
+  readonly audit: AuditEventBuilder;
+  readonly capabilityResolvers: readonly CapabilityResolver[];
+}
