@@ -13,7 +13,8 @@ values (?, ?, ?, 1)
 on conflict (bucket_key) do update set
   count = case when b.window_start + make_interval(secs => b.window_seconds) <= excluded.window_start then 1 else b.count + 1 end,
   window_start = case when b.window_start + make_interval(secs => b.window_seconds) <= excluded.window_start then excluded.window_start else b.window_start end,
-  window_seconds = case when b.window_start + make_interval(secs => b.window_seconds) <= excluded.window_start then excluded.window_seconds else b.window_seconds end
+  window_seconds = case when b.window_start + make_interval(secs => b.window_seconds) <= excluded.window_start then excluded.window_seconds else b.window_seconds end,
+  version = b.version + 1
 returning count, window_start, window_seconds`;
 
 /**
