@@ -113,3 +113,33 @@ export {
   getRequestTime,
   getRecordedCredentialFailure,
 } from './http/identity-exchange.js';
+export { IdentityModule } from './identity.module.js';
+export { IDENTITY_MODULE_OPTIONS } from './identity.module-definition.js';
+export type { IdentityModuleOptions, IdentityModuleExtras } from './identity.module-definition.js';
+export { IdentityService } from './identity.service.js';
+export { IDENTITY_KERNEL } from './identity.tokens.js';
+export type { IdentityKernel } from './identity-kernel.js';
+export { IdentityGuard } from './guards/identity.guard.js';
+export { IdentityExceptionFilter } from './guards/identity-exception.filter.js';
+export {
+  RequireIdentity,
+  RequireRecoveryEnrollmentSession,
+  RequireOrganization,
+  RequireOrganizationRole,
+  RequireCapability,
+  RequireRecentPasskey,
+  CurrentIdentity,
+  CurrentPrincipal,
+  RequestId,
+  RequestTime,
+} from './guards/identity.decorators.js';
+export {
+  requireIdentity,
+  requireRecoveryEnrollmentSession,
+  requireOrganization,
+  requireOrganizationRole,
+  requireCapability,
+  requireRecentPasskey,
+} from './guards/identity-guard.middleware.js';
+export { identityErrorMapper } from './http/identity-error.mapper.js';
+export { IDENTITY_ATTRIBUTES } from './http/identity-exchange.js';

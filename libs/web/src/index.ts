@@ -35,3 +35,4 @@ export type {
 } from './router.options.js';
 export { onHttpAdapterInit } from './adapter-init.hook.js';
 export type { HttpAdapter, AdapterInitHooks } from './adapter-init.hook.js';
+export { RouterRegistration } from './router-registration.js';

@@ -68,7 +68,9 @@ export type IdentityStartupCheck =
   | 'known_answers'
   | 'public_key_verification'
   | 'secrets'
-  | 'crypto_capabilities';
+  | 'crypto_capabilities'
+  | 'rate_limiter'
+  | 'environment_marker';
 
 /**
  * The only message a startup failure carries.

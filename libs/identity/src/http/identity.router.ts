@@ -1,0 +1,42 @@
+import { Router } from '@tessera/web';
+import type { IdentityKernel } from '../identity-kernel.js';
+import { clientConfigRoutes } from './routes/client-config.routes.js';
+import { enrollmentRoutes } from './routes/enrollment.routes.js';
+import { sessionRoutes } from './routes/session.routes.js';
+
+/**
+ * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1): a failing
+ * session cookie is treated as absent there; everywhere else under `/identity/` it is answered.
+ */
+const ANONYMOUS_ROUTES = new Set([
+  'POST /identity/v1/passkeys/authentication/start',
+  'POST /identity/v1/passkeys/authentication/finish',
+  'POST /identity/v1/recovery/codes/use',
+  'POST /identity/v1/recovery/admin/tickets/redeem',
+  'POST /identity/v1/invitations/enroll',
+  'POST /identity/v1/device/cancel',
+  'POST /identity/v1/bootstrap',
+  'GET /identity/v1/client-config',
+  'HEAD /identity/v1/client-config',
+]);
+
+/** `true` where a failing session cookie is answered rather than treated as absent. */
+export function answersCookieFailures(method: string, path: string): boolean {
+  if (!path.startsWith('/identity/')) return false;
+  const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return !ANONYMOUS_ROUTES.has(`${method} ${normalised}`);
+}
+
+/**
+ * The identity API router (stages 6–11 of identity-http §2), merged into the `RouterModule` table.
+ *
+ * @example
+ * const router = identityRouter(kernel);
+ */
+export function identityRouter(kernel: IdentityKernel): Router {
+  const router = new Router({ bodyLimitBytes: kernel.config.limits.jsonBodyBytes });
+  sessionRoutes(kernel, router);
+  enrollmentRoutes(kernel, router);
+  clientConfigRoutes(kernel, router);
+  return router;
+}

@@ -1,0 +1,26 @@
+import type { Exchange } from '@tessera/web';
+import type { IdentityKernel } from '../../identity-kernel.js';
+import { issueSession, type IssuedSession, type SessionIssue } from '../../sessions/session-issuer.js';
+import { sessionCookie } from '../../sessions/session-cookie.js';
+import type { SessionRecord } from '../../store/identity-records.js';
+import { formatTimestamp } from '../../tokens/timestamp.format.js';
+
+/** Mints a session with the kernel's runtime and current session pepper. */
+export function mintSession(kernel: IdentityKernel, issue: SessionIssue): IssuedSession {
+  return issueSession(kernel.runtime, kernel.keys.sessionPepper, issue);
+}
+
+/**
+ * Sets the session cookie and returns the safe session metadata for the JSON body; the session
+ * secret travels only in the HttpOnly cookie, the CSRF token only in the body.
+ */
+export function grantSession(kernel: IdentityKernel, exchange: Exchange, issued: IssuedSession, stored: SessionRecord) {
+  exchange.appendHeader('set-cookie', sessionCookie(kernel.config.sessionCookie, issued.cookieToken));
+  return {
+    sessionId: stored.id,
+    authenticatedAt: formatTimestamp(stored.authenticatedAt),
+    idleExpiresAt: formatTimestamp(stored.idleExpiresAt),
+    absoluteExpiresAt: formatTimestamp(stored.absoluteExpiresAt),
+    csrfToken: issued.csrfToken,
+  };
+}

@@ -1,0 +1,33 @@
+import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestjs/common';
+import type { IdentityConfig } from './config/identity.config.js';
+import type { CapabilityResolver } from './context/capability-resolver.js';
+import type { IdentityRuntime } from './runtime/identity.runtime.js';
+
+/** Options of `IdentityModule.forRoot` (identity-model §7.3). */
+export interface IdentityModuleOptions {
+  /** The identity configuration; validated at boot, failing closed with `IdentityConfigError`. */
+  config: IdentityConfig;
+  /** Clock, random, crypto, HTTP client and secret resolver. @default createNodeIdentityRuntime() */
+  runtime?: IdentityRuntime;
+  /** Application grants (never identity-owned capabilities). @default [] */
+  capabilityResolvers?: CapabilityResolver[];
+}
+
+/** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */
+export interface IdentityModuleExtras {
+  /** e.g. `IdentityMikroOrmModule.forRoot()` from `@tessera/identity-mikro-orm`. */
+  store: DynamicModule | Type<unknown>;
+}
+
+export const {
+  ConfigurableModuleClass,
+  MODULE_OPTIONS_TOKEN: IDENTITY_MODULE_OPTIONS,
+  OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<IdentityModuleOptions>({ moduleName: 'Identity' })
+  .setClassMethodName('forRoot')
+  .setExtras<IdentityModuleExtras>({ store: undefined as unknown as DynamicModule }, (definition, extras) => ({
+    ...definition,
+    imports: [...(definition.imports ?? []), extras.store],
+  }))
+  .build();

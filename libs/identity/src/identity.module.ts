@@ -1,0 +1,110 @@
+import { Module, type Provider } from '@nestjs/common';
+import {
+  Router,
+  RouterRegistration,
+  TESSERA_ERROR_MAPPER,
+  TESSERA_PIPELINE_MIDDLEWARE,
+  type PipelineMiddlewareContribution,
+} from '@tessera/web';
+import { AuditEventBuilder } from './audit/audit-event.builder.js';
+import { createIdentityConfig } from './config/identity-config.validator.js';
+import { identityAuthorityCheck, identityRequestId, identityRequestTime } from './http/pipeline-stages.js';
+import { identityMiddleware } from './http/identity.middleware.js';
+import { identityCsrfMiddleware } from './http/csrf.middleware.js';
+import { trustedProxyList } from './http/client-address.js';
+import { identityErrorMapper } from './http/identity-error.mapper.js';
+import { answersCookieFailures, identityRouter } from './http/identity.router.js';
+import type { IdentityKernel } from './identity-kernel.js';
+import {
+  ConfigurableModuleClass,
+  IDENTITY_MODULE_OPTIONS,
+  type IdentityModuleOptions,
+} from './identity.module-definition.js';
+import { IdentityService } from './identity.service.js';
+import { IDENTITY_KERNEL } from './identity.tokens.js';
+import { requireReady } from './runtime/identity-readiness.check.js';
+import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
+import { SessionResolver } from './sessions/session-resolver.js';
+import { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
+import { IdentityStore } from './store/identity-store.port.js';
+
+const kernelProvider: Provider = {
+  provide: IDENTITY_KERNEL,
+  inject: [IDENTITY_MODULE_OPTIONS, IdentityStore, IdentityRateLimiter],
+  useFactory: async (
+    options: IdentityModuleOptions,
+    store: IdentityStore,
+    rateLimiter: IdentityRateLimiter,
+  ): Promise<IdentityKernel> => {
+    const config = createIdentityConfig(options.config);
+    const runtime = options.runtime ?? createNodeIdentityRuntime();
+    const keys = await requireReady(runtime, config);
+    const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
+    return { config, runtime, keys, store, rateLimiter, audit, capabilityResolvers: options.capabilityResolvers ?? [] };
+  },
+};
+
+/** The five pre-route stages of identity-http §2 at orders 100–400. */
+function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[] {
+  const { config, runtime, keys, store } = kernel;
+  const enforce = config.environment === 'staging' || config.environment === 'production';
+  const sessions = new SessionResolver(store, keys.sessionPepper, {
+    idleSeconds: config.lifetimes.sessionIdleSeconds,
+    touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
+  });
+  return [
+    { order: 100, middleware: identityRequestId(runtime.random, config.requestIdHeader) },
+    { order: 200, middleware: identityRequestTime(runtime.clock) },
+    {
+      order: 250,
+      middleware: identityAuthorityCheck({
+        publicBaseUrl: config.publicBaseUrl,
+        enforce,
+        trusted: trustedProxyList(config.forwarding),
+      }),
+    },
+    {
+      order: 300,
+      middleware: identityMiddleware({
+        sessions,
+        store,
+        capabilityResolvers: kernel.capabilityResolvers,
+        cookieName: config.sessionCookie.name,
+        answersCookieFailures,
+      }),
+    },
+    {
+      order: 400,
+      middleware: identityCsrfMiddleware({
+        allowedOrigins: config.allowedOrigins,
+        headerName: 'X-CSRF-Token',
+        peppers: keys.sessionPepper,
+      }),
+    },
+  ];
+}
+
+/**
+ * The identity platform for a Nest application (identity-model §7.3): validated configuration,
+ * runtime self-tests, the request pipeline (through `RouterModule`), the identity routes, the
+ * error envelope and `IdentityService`. Import `RouterModule.forRoot()` once in the root module.
+ *
+ * @example
+ * IdentityModule.forRoot({ config: { environment: 'development', publicBaseUrl: 'http://localhost:3000', rp: { id: 'localhost', name: 'Demo' }, ... }, store: IdentityMikroOrmModule.forRoot() })
+ */
+@Module({
+  providers: [
+    kernelProvider,
+    IdentityService,
+    { provide: TESSERA_PIPELINE_MIDDLEWARE, inject: [IDENTITY_KERNEL], useFactory: pipelineStages },
+    { provide: TESSERA_ERROR_MAPPER, useValue: identityErrorMapper },
+    {
+      provide: 'TesseraIdentityRouterRegistration',
+      inject: [IDENTITY_KERNEL],
+      useFactory: (kernel: IdentityKernel) =>
+        new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
+    },
+  ],
+  exports: [IdentityService, IDENTITY_KERNEL],
+})
+export class IdentityModule extends ConfigurableModuleClass {}
