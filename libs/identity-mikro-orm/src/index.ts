@@ -15,3 +15,5 @@ export * from './schema/identity-migration-checksum.js';
 export * from './schema/identity-schema.values.js';
 export { PostgresRateLimiter } from './rate-limit/postgres-rate-limiter.js';
 export type { PostgresRateLimiterOptions } from './rate-limit/postgres-rate-limiter.js';
+export { MikroOrmIdentityStore } from './store/mikro-orm-identity.store.js';
+export { IdentityMikroOrmModule } from './identity-mikro-orm.module.js';

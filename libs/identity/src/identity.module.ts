@@ -21,6 +21,7 @@ import {
   type IdentityModuleOptions,
 } from './identity.module-definition.js';
 import { IdentityService } from './identity.service.js';
+import { IdentityInvitations } from './invitations/invitation.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
@@ -96,6 +97,7 @@ function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[
   providers: [
     kernelProvider,
     IdentityService,
+    IdentityInvitations,
     { provide: TESSERA_PIPELINE_MIDDLEWARE, inject: [IDENTITY_KERNEL], useFactory: pipelineStages },
     { provide: TESSERA_ERROR_MAPPER, useValue: identityErrorMapper },
     {
@@ -105,6 +107,6 @@ function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IDENTITY_KERNEL],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

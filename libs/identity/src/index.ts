@@ -143,3 +143,5 @@ export {
 } from './guards/identity-guard.middleware.js';
 export { identityErrorMapper } from './http/identity-error.mapper.js';
 export { IDENTITY_ATTRIBUTES } from './http/identity-exchange.js';
+export { IdentityInvitations } from './invitations/invitation.service.js';
+export type { CreateInvitationInput } from './invitations/invitation.service.js';

@@ -1,0 +1,148 @@
+import type {
+  IdentityStoreReads,
+  InvitationRecord,
+  MembershipRecord,
+  OrganizationRecord,
+  SessionRecord,
+  StoredDigest,
+  UserRecord,
+} from '@tessera/identity';
+import { isUuid, table, type Row, type StoreGateway } from './identity-store.gateway.js';
+import {
+  invitationFromRow,
+  membershipFromRow,
+  organizationFromRow,
+  sessionFromRow,
+  unprefix,
+  userFromRow,
+} from './identity-row.mappers.js';
+
+const ORGANIZATION_COLUMNS = ['id', 'name', 'slug', 'state', 'created_at', 'updated_at', 'deleted_at', 'version'];
+const MEMBERSHIP_COLUMNS = [
+  'id',
+  'organization_id',
+  'user_id',
+  'role',
+  'state',
+  'created_at',
+  'updated_at',
+  'removed_at',
+  'version',
+];
+
+/**
+ * The reads of identity-model §9.1 used so far. Ids that are not UUIDs match nothing (a malformed
+ * selector from a cookie is an unknown session, not a database error).
+ *
+ * @example
+ * const reads = new IdentityStoreReadQueries(gateway);
+ * const session = await reads.findSession(selector);
+ */
+export class IdentityStoreReadQueries implements IdentityStoreReads {
+  constructor(private readonly gateway: StoreGateway) {}
+
+  findUser(id: string): Promise<UserRecord | null> {
+    return this.one('users', 'id = ?', [id], userFromRow, isUuid(id));
+  }
+
+  findUserByEmail(email: string): Promise<UserRecord | null> {
+    return this.one('users', 'lower(primary_email) = lower(?)', [email], userFromRow);
+  }
+
+  findSession(id: string): Promise<SessionRecord | null> {
+    return this.one('sessions', 'id = ?', [id], sessionFromRow, isUuid(id));
+  }
+
+  listSessionsForUser(userId: string): Promise<SessionRecord[]> {
+    if (!isUuid(userId)) return this.gateway.read(async () => []);
+    return this.gateway.read(async (sql) =>
+      (
+        await sql(`select * from ${table('sessions')} where user_id = ? order by last_used_at desc, id desc`, [userId])
+      ).map(sessionFromRow),
+    );
+  }
+
+  findOrganization(id: string): Promise<OrganizationRecord | null> {
+    return this.one('organizations', 'id = ?', [id], organizationFromRow, isUuid(id));
+  }
+
+  findOrganizationBySlug(slug: string): Promise<OrganizationRecord | null> {
+    return this.one('organizations', 'slug = ?', [slug], organizationFromRow);
+  }
+
+  findMembership(id: string): Promise<MembershipRecord | null> {
+    return this.one('memberships', 'id = ?', [id], membershipFromRow, isUuid(id));
+  }
+
+  findMembershipForUser(organizationId: string, userId: string): Promise<MembershipRecord | null> {
+    return this.one(
+      'memberships',
+      'organization_id = ? and user_id = ?',
+      [organizationId, userId],
+      membershipFromRow,
+      isUuid(organizationId) && isUuid(userId),
+    );
+  }
+
+  listOrganizationsForUser(
+    userId: string,
+  ): Promise<{ organization: OrganizationRecord; membership: MembershipRecord }[]> {
+    if (!isUuid(userId)) return this.gateway.read(async () => []);
+    const columns = [
+      ...ORGANIZATION_COLUMNS.map((c) => `o.${c} as o_${c}`),
+      ...MEMBERSHIP_COLUMNS.map((c) => `m.${c} as m_${c}`),
+    ].join(', ');
+    return this.gateway.read(async (sql) => {
+      const rows = await sql(
+        `select ${columns} from ${table('memberships')} m
+           join ${table('organizations')} o on o.id = m.organization_id
+          where m.user_id = ? and m.state = 'active' and o.state = 'active'
+          order by o.id`,
+        [userId],
+      );
+      return rows.map((row) => ({
+        organization: organizationFromRow(unprefix(row, 'o_')),
+        membership: membershipFromRow(unprefix(row, 'm_')),
+      }));
+    });
+  }
+
+  findInvitation(id: string): Promise<InvitationRecord | null> {
+    return this.one('invitations', 'id = ?', [id], invitationFromRow, isUuid(id));
+  }
+
+  findInvitationByTokenDigest(digest: StoredDigest): Promise<InvitationRecord | null> {
+    return this.one(
+      'invitations',
+      'token_digest_algorithm = ? and token_digest_encoded = ? and token_digest_key_version = ?',
+      [digest.algorithm, digest.encoded, digest.keyVersion],
+      invitationFromRow,
+      digest.keyVersion !== null,
+    );
+  }
+
+  isEmpty(): Promise<boolean> {
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(
+        `select not (exists (select 1 from ${table('users')})
+                  or exists (select 1 from ${table('organizations')})
+                  or exists (select 1 from ${table('bootstrap_receipts')})) as empty`,
+      );
+      return row?.['empty'] === true;
+    });
+  }
+
+  private one<T>(
+    name: string,
+    where: string,
+    params: readonly unknown[],
+    map: (row: Row) => T,
+    valid = true,
+  ): Promise<T | null> {
+    return this.gateway.read(async (sql) => {
+      if (!valid) return null;
+      const [row] = await sql(`select * from ${table(name)} where ${where}`, params);
+      return row === undefined ? null : map(row);
+    });
+  }
+}

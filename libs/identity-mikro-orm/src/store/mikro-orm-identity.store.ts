@@ -1,0 +1,67 @@
+import { MikroORM, type EntityManager } from '@mikro-orm/core';
+import type { IdentityStore } from '@tessera/identity';
+import { IdentityAuditEnvironmentCommandHandlers } from './identity-audit-environment.commands.js';
+import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
+import { IdentitySessionCommandHandlers } from './identity-session.commands.js';
+import { StoreGateway } from './identity-store.gateway.js';
+import { IdentityStoreReadQueries } from './identity-store.reads.js';
+
+/**
+ * The `IdentityStore` port on MikroORM 6 + PostgreSQL (a server or embedded PGlite), schema
+ * `tessera_identity` (identity-model §9). Every call forks the root EntityManager; every command
+ * is one READ COMMITTED transaction with conditional updates and row locks, writes its audit
+ * events in that transaction, and reports expected races and database failures as
+ * `{ ok: false, code }`. Reads reject with a `StoreError`. Until `verifyEnvironment` or
+ * `provisionEnvironment` succeeded on this instance, every other operation fails with `internal`.
+ *
+ * @example
+ * const db = await openDatabase({ entities: [...identityEntities], migrations: { list: [...identityMigrations], schema: IDENTITY_SCHEMA, tableName: IDENTITY_MIGRATIONS_TABLE } });
+ * const store = new MikroOrmIdentityStore(db.orm);
+ * await store.provisionEnvironment({ environment: 'test', namespace: 'tessera_test' });
+ * const empty = await store.isEmpty();
+ */
+export class MikroOrmIdentityStore implements IdentityStore {
+  private readonly reads: IdentityStoreReadQueries;
+  private readonly sessions: IdentitySessionCommandHandlers;
+  private readonly enrollment: IdentityEnrollmentCommandHandlers;
+  private readonly auditEnvironment: IdentityAuditEnvironmentCommandHandlers;
+
+  /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
+  constructor(source: MikroORM | EntityManager) {
+    const gateway = new StoreGateway(source instanceof MikroORM ? source.em : source);
+    this.reads = new IdentityStoreReadQueries(gateway);
+    this.sessions = new IdentitySessionCommandHandlers(gateway);
+    this.enrollment = new IdentityEnrollmentCommandHandlers(gateway);
+    this.auditEnvironment = new IdentityAuditEnvironmentCommandHandlers(gateway);
+  }
+
+  findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
+  findUserByEmail: IdentityStore['findUserByEmail'] = (email) => this.reads.findUserByEmail(email);
+  findSession: IdentityStore['findSession'] = (id) => this.reads.findSession(id);
+  listSessionsForUser: IdentityStore['listSessionsForUser'] = (userId) => this.reads.listSessionsForUser(userId);
+  findOrganization: IdentityStore['findOrganization'] = (id) => this.reads.findOrganization(id);
+  findOrganizationBySlug: IdentityStore['findOrganizationBySlug'] = (slug) => this.reads.findOrganizationBySlug(slug);
+  findMembership: IdentityStore['findMembership'] = (id) => this.reads.findMembership(id);
+  findMembershipForUser: IdentityStore['findMembershipForUser'] = (organizationId, userId) =>
+    this.reads.findMembershipForUser(organizationId, userId);
+  listOrganizationsForUser: IdentityStore['listOrganizationsForUser'] = (userId) =>
+    this.reads.listOrganizationsForUser(userId);
+  findInvitation: IdentityStore['findInvitation'] = (id) => this.reads.findInvitation(id);
+  findInvitationByTokenDigest: IdentityStore['findInvitationByTokenDigest'] = (digest) =>
+    this.reads.findInvitationByTokenDigest(digest);
+  isEmpty: IdentityStore['isEmpty'] = () => this.reads.isEmpty();
+
+  touchIdentitySession: IdentityStore['touchIdentitySession'] = (input) => this.sessions.touchIdentitySession(input);
+  rotateSession: IdentityStore['rotateSession'] = (input) => this.sessions.rotateSession(input);
+  revokeSession: IdentityStore['revokeSession'] = (input) => this.sessions.revokeSession(input);
+  revokeUserSessions: IdentityStore['revokeUserSessions'] = (input) => this.sessions.revokeUserSessions(input);
+
+  bootstrapIdentity: IdentityStore['bootstrapIdentity'] = (input) => this.enrollment.bootstrapIdentity(input);
+  createInvitation: IdentityStore['createInvitation'] = (input) => this.enrollment.createInvitation(input);
+  enrollInvitation: IdentityStore['enrollInvitation'] = (input) => this.enrollment.enrollInvitation(input);
+
+  appendAuditEvent: IdentityStore['appendAuditEvent'] = (event) => this.auditEnvironment.appendAuditEvent(event);
+  provisionEnvironment: IdentityStore['provisionEnvironment'] = (marker) =>
+    this.auditEnvironment.provisionEnvironment(marker);
+  verifyEnvironment: IdentityStore['verifyEnvironment'] = (marker) => this.auditEnvironment.verifyEnvironment(marker);
+}

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe } from '@jest/globals';
+import { bootstrapCases } from './conformance/bootstrap.cases.js';
+import { ConformanceWorld, type IdentityStoreConformanceOptions } from './conformance/conformance.world.js';
+import { environmentCases } from './conformance/environment.cases.js';
+import { invitationCases } from './conformance/invitation.cases.js';
+import { rateLimitCases } from './conformance/rate-limit.cases.js';
+import { readCases } from './conformance/reads.cases.js';
+import { sessionEpochCases } from './conformance/session-epoch.cases.js';
+import { sessionRotationCases } from './conformance/session-rotation.cases.js';
+import { sessionTouchCases } from './conformance/session-touch.cases.js';
+
+/**
+ * Defines the `IdentityStore` conformance suite (identity-model §11.1) as Jest `describe`/`it`
+ * blocks: the environment marker gate and bootstrap each on a database of their own, then
+ * SESSION_IDLE_TOUCH, CONCURRENT_RETRY_SEMANTICS, rotation, SESSION_EPOCH_AND_REVOCATION,
+ * INVITATION_SINGLE_USE, reads, audit append and RATE_LIMIT_SHARED_COUNTER on one shared,
+ * provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
+ *
+ * @example
+ * runIdentityStoreConformance({
+ *   name: 'MikroOrmIdentityStore',
+ *   createStore: async () => {
+ *     const testDb = await createTestDatabase();
+ *     const db = await openDatabase({ url: testDb.url, entities: [...identityEntities], migrations: { list: [...identityMigrations], schema: IDENTITY_SCHEMA, tableName: IDENTITY_MIGRATIONS_TABLE } });
+ *     return { store: new MikroOrmIdentityStore(db.orm), em: db.orm.em, close: async () => { await db.close(); await testDb.close(); } };
+ *   },
+ *   createRateLimiter: (harness) => new PostgresRateLimiter(harness.em),
+ * });
+ */
+export function runIdentityStoreConformance(options: IdentityStoreConformanceOptions): void {
+  describe(`IdentityStore conformance: ${options.name}`, () => {
+    environmentCases(options);
+    bootstrapCases(options);
+
+    describe('on a provisioned store', () => {
+      const world = new ConformanceWorld(options);
+      beforeAll(() => world.open());
+      afterAll(() => world.close());
+
+      sessionTouchCases(world);
+      sessionRotationCases(world);
+      sessionEpochCases(world);
+      invitationCases(world);
+      readCases(world);
+      rateLimitCases(world);
+    });
+  });
+}

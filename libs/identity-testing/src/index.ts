@@ -1,0 +1,26 @@
+/**
+ * `@tessera/identity-testing`: the shared `IdentityStore` conformance suite every store
+ * implementation runs (on PGlite and on a PostgreSQL server), row factories and a seeding helper
+ * for identity tests, and the frozen clock.
+ *
+ * @example
+ * import { runIdentityStoreConformance } from '@tessera/identity-testing';
+ * runIdentityStoreConformance({ name: 'MikroOrmIdentityStore', createStore, createRateLimiter });
+ */
+export { runIdentityStoreConformance } from './identity-store.conformance.js';
+export { TEST_MARKER } from './conformance/conformance.world.js';
+export type { IdentityStoreConformanceOptions, IdentityStoreHarness } from './conformance/conformance.world.js';
+export {
+  newTestInvitation,
+  newTestSession,
+  newTestUser,
+  testAuditEvent,
+  testBase64Url,
+  testDigest,
+  testRateLimitKey,
+  testUuidV7,
+} from './identity-test.rows.js';
+export type { TestSessionMethod } from './identity-test.rows.js';
+export { IdentityTestRows } from './identity-test.seed.js';
+export type { TestRow } from './identity-test.seed.js';
+export { FrozenClock } from '@tessera/identity';
