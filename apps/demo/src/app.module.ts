@@ -8,6 +8,10 @@ import { HealthController } from './health/health.controller.js';
 import { MetricsController, metricsKeyProvider, metricsRouter } from './metrics/metrics.js';
 import { demoEntities, demoMigrations } from './database.js';
 import { TodosModule } from './todos/todos.module.js';
+import { IdentityModule } from '@tessera/identity';
+import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
+import { AccountController } from './account/account.controller.js';
+import { demoIdentity } from './identity/demo-identity.config.js';
 
 /** Where the demo keeps its data and which server it talks to. */
 export interface DemoOptions {
@@ -15,8 +19,12 @@ export interface DemoOptions {
   databaseUrl?: string;
   /** PGlite data directory (embedded only); unset → in memory. */
   dataDir?: string;
-  /** Environment read for the metrics API key. @default process.env */
+  /** Environment read for the metrics API key and the identity secrets. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Port the identity configuration's `publicBaseUrl` names. @default 3000 */
+  port?: number;
+  /** Where generated development identity secrets are kept; unset → fresh ones per start. */
+  secretsFile?: string;
 }
 
 @Module({ providers: [Greeter], exports: [Greeter] })
@@ -25,13 +33,16 @@ class GreeterModule {}
 /**
  * The demo application: `/todos` and `/todo-feed` ViewSets persisted with MikroORM, the radix
  * route `GET /hello/:name`, `GET /metrics` (radix) and `GET /metrics/whoami` (controller) behind an
- * API key with `metrics.read`, and `GET /health`.
+ * API key with `metrics.read`, `GET /health`, and the identity platform (`/identity/v1/...`,
+ * development mode) with `GET /account` guarded by `@RequireIdentity()`.
  */
 @Module({})
 export class AppModule {
   static forRoot(options: DemoOptions = {}): DynamicModule {
     const startedAt = Date.now();
-    const provider = metricsKeyProvider(options.env);
+    const env = options.env ?? process.env;
+    const provider = metricsKeyProvider(env);
+    const identity = demoIdentity(options.port ?? 3000, options.secretsFile, env);
     return {
       module: AppModule,
       imports: [
@@ -49,9 +60,10 @@ export class AppModule {
             { useValue: metricsRouter(provider, startedAt) },
           ],
         }),
+        IdentityModule.forRoot({ ...identity, store: IdentityMikroOrmModule.forRoot() }),
         TodosModule,
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, AccountController],
     };
   }
 }

@@ -1,9 +1,10 @@
 import type { MigrationObject } from '@tessera/database';
+import { identityEntities, identityMigrations } from '@tessera/identity-mikro-orm';
 import { TodoSchema } from './todos/todo.entity.js';
 import { todoMigrations } from './todos/todo.migrations.js';
 
 /** Every entity of the demo's database. */
-export const demoEntities = [TodoSchema];
+export const demoEntities = [...identityEntities, TodoSchema];
 
 /** Every migration of the demo's database, in order. */
-export const demoMigrations: MigrationObject[] = [...todoMigrations];
+export const demoMigrations: MigrationObject[] = [...identityMigrations, ...todoMigrations];

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@tessera/database';
 import { AppModule } from '../../../apps/demo/src/app.module.js';
 
 const METRICS_KEY = 'demo-metrics-key-for-tests';
+const BOOTSTRAP_SECRET = 'demo-bootstrap-secret-for-tests';
 
 describe('demo app over HTTP on the real database', () => {
   let database: TestDatabase;
@@ -15,7 +16,12 @@ describe('demo app over HTTP on the real database', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     const moduleRef = await Test.createTestingModule({
-      imports: [AppModule.forRoot({ databaseUrl: database.url, env: { TESSERA_METRICS_API_KEY: METRICS_KEY } })],
+      imports: [
+        AppModule.forRoot({
+          databaseUrl: database.url,
+          env: { TESSERA_METRICS_API_KEY: METRICS_KEY, TESSERA_BOOTSTRAP_SECRET: BOOTSTRAP_SECRET },
+        }),
+      ],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.init();
@@ -109,5 +115,25 @@ describe('demo app over HTTP on the real database', () => {
 
   it('reports health with a database round trip', async () => {
     expect((await http.get('/health')).body).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('runs the identity platform: client-config, bootstrap with the environment secret, and a guarded host controller', async () => {
+    const config = await http.get('/identity/v1/client-config');
+    expect(config.status).toBe(200);
+    expect(config.body.features.bootstrap).toBe(true);
+    expect((await http.get('/account')).body.error.code).toBe('authentication_required');
+    const boot = await http.post('/identity/v1/bootstrap').send({
+      secret: BOOTSTRAP_SECRET,
+      displayName: 'Demo Owner',
+      primaryEmail: 'owner@example.com',
+      organizationName: 'Demo',
+      organizationSlug: 'demo',
+    });
+    expect(boot.status).toBe(201);
+    expect(boot.text).not.toContain(BOOTSTRAP_SECRET);
+    const cookie = (boot.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+    // The owner's bootstrap session is restricted until a passkey is registered.
+    expect((await http.get('/account').set('cookie', cookie)).body.error.code).toBe('authentication_required');
+    expect((await http.get('/identity/v1/client-config')).body.features.bootstrap).toBe(false);
   });
 });

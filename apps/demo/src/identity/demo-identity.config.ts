@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  createInMemorySecretResolver,
+  createNodeIdentityRuntime,
+  type IdentityConfig,
+  type IdentityRuntime,
+} from '@tessera/identity';
+
+/** Environment variable holding the bootstrap secret (16..512 chars); unset → bootstrap retired. */
+export const BOOTSTRAP_SECRET_ENV = 'TESSERA_BOOTSTRAP_SECRET';
+
+const NAMES = [
+  'SESSION_PEPPER',
+  'RECOVERY_PEPPER',
+  'DEVICE_PEPPER',
+  'SERVICE_PEPPER',
+  'AUDIT_KEY',
+  'ENCRYPTION_KEY',
+  'SIGNING_KEY',
+] as const;
+const ref = (name: string) => `env:TESSERA_DEVELOPMENT_${name}`;
+
+/**
+ * Development secrets for the demo: read from `TESSERA_DEVELOPMENT_*` variables when set,
+ * otherwise generated once and kept in `secretsFile` (mode 0600) so sessions survive restarts.
+ * Development only: staging and production resolve secrets from their own references.
+ */
+export function developmentSecrets(secretsFile: string | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
+  let stored: Record<string, string> = {};
+  if (secretsFile !== undefined && existsSync(secretsFile))
+    stored = JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
+  const values: Record<string, string> = {};
+  for (const name of NAMES)
+    values[ref(name)] =
+      env[`TESSERA_DEVELOPMENT_${name}`] ?? stored[ref(name)] ?? randomBytes(32).toString('base64url');
+  if (secretsFile !== undefined && Object.keys(stored).length === 0) {
+    mkdirSync(dirname(secretsFile), { recursive: true });
+    writeFileSync(secretsFile, JSON.stringify(values), { mode: 0o600 });
+  }
+  const bootstrap = env[BOOTSTRAP_SECRET_ENV];
+  if (bootstrap !== undefined && bootstrap !== '') values[ref('BOOTSTRAP_SECRET')] = bootstrap;
+  return values;
+}
+
+/** The demo's identity configuration (development, `http://localhost:<port>`) and runtime. */
+export function demoIdentity(
+  port: number,
+  secretsFile: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { config: IdentityConfig; runtime: IdentityRuntime } {
+  const values = developmentSecrets(secretsFile, env);
+  const pending = values[ref('BOOTSTRAP_SECRET')] !== undefined;
+  const config: IdentityConfig = {
+    environment: 'development',
+    publicBaseUrl: `http://localhost:${port}`,
+    rp: { id: 'localhost', name: 'Tessera demo' },
+    secrets: {
+      sessionPepper: { current: ref('SESSION_PEPPER') },
+      recoveryPepper: { current: ref('RECOVERY_PEPPER') },
+      devicePepper: { current: ref('DEVICE_PEPPER') },
+      servicePepper: { current: ref('SERVICE_PEPPER') },
+      auditKey: ref('AUDIT_KEY'),
+      encryptionKey: ref('ENCRYPTION_KEY'),
+      signingKey: ref('SIGNING_KEY'),
+    },
+    bootstrap: pending ? { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') } : { lifecycle: 'retired' },
+  };
+  return { config, runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }) };
+}
