@@ -2,13 +2,18 @@ import { Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, DatabaseModule, type TestDatabase } from '@tessera/database';
+import { MikroORM } from '@mikro-orm/core';
 import {
   createInMemorySecretResolver,
   createNodeIdentityRuntime,
   FrozenClock,
+  IDENTITY_KERNEL,
   IdentityModule,
+  issueSession,
   type IdentityConfig,
+  type IdentityKernel,
 } from '@tessera/identity';
+import { IdentityTestRows } from '@tessera/identity-testing';
 import {
   IDENTITY_MIGRATIONS_TABLE,
   IDENTITY_SCHEMA,
@@ -112,4 +117,39 @@ export function sessionCookieOf(headers: Record<string, unknown>): string | unde
     (c) => c.startsWith('__Host-tessera_session=') && !c.startsWith('__Host-tessera_session=;'),
   );
   return cookie?.slice('__Host-tessera_session='.length).split(';')[0];
+}
+
+/**
+ * Seeds an active user with a passkey session (the passkey ceremonies arrive with their own
+ * feature): the session is minted with the app's own pepper and inserted as the store keeps it.
+ * Returns the cookie header value and the CSRF token.
+ */
+export async function seedPasskeySession(
+  identity: IdentityTestApp,
+  userId?: string,
+  over: { authenticatedAt?: Date } = {},
+): Promise<{ userId: string; sessionId: string; cookie: string; csrfToken: string }> {
+  const kernel = identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+  const rows = new IdentityTestRows(identity.app.get(MikroORM).em);
+  const owner = userId ?? (await rows.user({ at: identity.clock.now() }));
+  const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
+    userId: owner,
+    assurance: 'passkey',
+    authenticationMethod: 'passkey',
+    authenticatedAt: over.authenticatedAt ?? identity.clock.now(),
+    lifetimes: {
+      idleSeconds: kernel.config.lifetimes.sessionIdleSeconds,
+      absoluteSeconds: kernel.config.lifetimes.sessionAbsoluteSeconds,
+    },
+  });
+  const epoch = (await rows.sql('select session_epoch from tessera_identity.users where id = ?', [owner]))[0]![
+    'session_epoch'
+  ] as number;
+  await rows.session(issued.session, { userSessionEpoch: Number(epoch) });
+  return {
+    userId: owner,
+    sessionId: issued.session.id,
+    cookie: `__Host-tessera_session=${issued.cookieToken}`,
+    csrfToken: issued.csrfToken,
+  };
 }

@@ -145,3 +145,5 @@ export { identityErrorMapper } from './http/identity-error.mapper.js';
 export { IDENTITY_ATTRIBUTES } from './http/identity-exchange.js';
 export { IdentityInvitations } from './invitations/invitation.service.js';
 export type { CreateInvitationInput } from './invitations/invitation.service.js';
+export { issueSession } from './sessions/session-issuer.js';
+export type { IssuedSession, SessionIssue, SessionLifetimes } from './sessions/session-issuer.js';
