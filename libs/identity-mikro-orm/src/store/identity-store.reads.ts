@@ -53,6 +53,19 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
     return this.one('sessions', 'id = ?', [id], sessionFromRow, isUuid(id));
   }
 
+  findSessionWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord } | null> {
+    if (!isUuid(id)) return this.gateway.read(async () => null);
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(
+        `select s.*, u.id as u_id, u.primary_email as u_primary_email, u.display_name as u_display_name, u.state as u_state,
+                u.session_epoch as u_session_epoch, u.version as u_version, u.created_at as u_created_at, u.updated_at as u_updated_at
+           from ${table('sessions')} s join ${table('users')} u on u.id = s.user_id where s.id = ?`,
+        [id],
+      );
+      return row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(unprefix(row, 'u_')) };
+    });
+  }
+
   listSessionsForUser(userId: string): Promise<SessionRecord[]> {
     if (!isUuid(userId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>

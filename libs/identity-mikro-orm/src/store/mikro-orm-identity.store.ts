@@ -38,6 +38,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
   findUserByEmail: IdentityStore['findUserByEmail'] = (email) => this.reads.findUserByEmail(email);
   findSession: IdentityStore['findSession'] = (id) => this.reads.findSession(id);
+  findSessionWithUser: IdentityStore['findSessionWithUser'] = (id) => this.reads.findSessionWithUser(id);
   listSessionsForUser: IdentityStore['listSessionsForUser'] = (userId) => this.reads.listSessionsForUser(userId);
   findOrganization: IdentityStore['findOrganization'] = (id) => this.reads.findOrganization(id);
   findOrganizationBySlug: IdentityStore['findOrganizationBySlug'] = (slug) => this.reads.findOrganizationBySlug(slug);

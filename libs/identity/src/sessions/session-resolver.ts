@@ -34,7 +34,7 @@ const fail = (code: SessionFailureCode): SessionResolution => ({ ok: false, code
  */
 export class SessionResolver {
   constructor(
-    private readonly store: Pick<IdentityStore, 'findSession' | 'findUser' | 'touchIdentitySession'>,
+    private readonly store: Pick<IdentityStore, 'findSessionWithUser' | 'findSession' | 'findUser' | 'touchIdentitySession'>,
     private readonly peppers: SessionPepperRing,
     private readonly settings: SessionTouchSettings,
   ) {}
@@ -43,12 +43,12 @@ export class SessionResolver {
     const parsed = parseSessionToken(token);
     if (parsed === undefined) return fail('invalid_credentials');
     try {
-      const session = await this.store.findSession(parsed.selector);
-      if (session === null || !this.digestMatches(session, parsed.secret)) return fail('invalid_credentials');
-      const user = await this.store.findUser(session.userId);
-      const invalid = validity(session, user, now);
+      // One round trip: a session row always has its user (foreign key).
+      const found = await this.store.findSessionWithUser(parsed.selector);
+      if (found === null || !this.digestMatches(found.session, parsed.secret)) return fail('invalid_credentials');
+      const invalid = validity(found.session, found.user, now);
       if (invalid !== null) return fail(invalid);
-      return await this.touch(session, user!, now);
+      return await this.touch(found.session, found.user, now);
     } catch {
       return fail('service_unavailable');
     }

@@ -73,6 +73,8 @@ export interface IdentityStoreReads {
   findUser(id: string): Promise<UserRecord | null>;
   findUserByEmail(email: string): Promise<UserRecord | null>;
   findSession(id: string): Promise<SessionRecord | null>;
+  /** The session and its user in one round trip (the per-request credential check). */
+  findSessionWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord } | null>;
   /** Every stored session of the user, any state, newest `lastUsedAt` first. */
   listSessionsForUser(userId: string): Promise<SessionRecord[]>;
   findOrganization(id: string): Promise<OrganizationRecord | null>;
