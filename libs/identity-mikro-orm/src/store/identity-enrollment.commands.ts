@@ -1,19 +1,4 @@
-import type {
-  AuditEventInput,
-  IdentityEnrollmentCommands,
-  InvitationRecord,
-  MembershipRecord,
-  NewInvitation,
-  NewMembership,
-  NewOrganization,
-  NewSession,
-  NewUser,
-  OrganizationRecord,
-  SessionRecord,
-  StoredDigest,
-  StoreResult,
-  UserRecord,
-} from '@tessera/identity';
+import type { IdentityEnrollmentCommands, InvitationRecord, StoredDigest } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import {
   invitationColumns,
@@ -45,22 +30,9 @@ export class IdentityEnrollmentCommandHandlers implements IdentityEnrollmentComm
   constructor(private readonly gateway: StoreGateway) {}
 
   /** Losers of a concurrent bootstrap, and any bootstrap of a non-empty store, get `already_exists`. */
-  bootstrapIdentity(input: {
-    user: NewUser;
-    organization: NewOrganization;
-    membership: NewMembership;
-    session: NewSession;
-    receiptDigest: string;
-    at: Date;
-    audits: AuditEventInput[];
-  }): Promise<
-    StoreResult<{
-      user: UserRecord;
-      organization: OrganizationRecord;
-      membership: MembershipRecord;
-      session: SessionRecord;
-    }>
-  > {
+  bootstrapIdentity(
+    input: Parameters<IdentityEnrollmentCommands['bootstrapIdentity']>[0],
+  ): ReturnType<IdentityEnrollmentCommands['bootstrapIdentity']> {
     const { user, organization, membership, session, receiptDigest, at, audits } = input;
     return this.gateway.command(async (sql) => {
       const consistent =
@@ -99,11 +71,9 @@ export class IdentityEnrollmentCommandHandlers implements IdentityEnrollmentComm
   }
 
   /** Token digest unique, one pending invitation per organization and lower(email) → `unique_constraint`. */
-  createInvitation(input: {
-    invitation: NewInvitation;
-    at: Date;
-    audit: AuditEventInput;
-  }): Promise<StoreResult<InvitationRecord>> {
+  createInvitation(
+    input: Parameters<IdentityEnrollmentCommands['createInvitation']>[0],
+  ): ReturnType<IdentityEnrollmentCommands['createInvitation']> {
     const { invitation, at, audit } = input;
     return this.gateway.command(async (sql) => {
       await requireActiveOrganization(sql, invitation.organizationId);
@@ -119,22 +89,9 @@ export class IdentityEnrollmentCommandHandlers implements IdentityEnrollmentComm
    * the invitation's; an email already in use → `already_exists` (or `unique_constraint` when a
    * concurrent enrollment of another invitation took it first).
    */
-  enrollInvitation(input: {
-    tokenDigest: StoredDigest;
-    at: Date;
-    user: NewUser;
-    membershipId: string;
-    session: NewSession;
-    requireIssuingUser: boolean;
-    audits: (invitation: InvitationRecord) => AuditEventInput[];
-  }): Promise<
-    StoreResult<{
-      invitation: InvitationRecord;
-      user: UserRecord;
-      membership: MembershipRecord;
-      session: SessionRecord;
-    }>
-  > {
+  enrollInvitation(
+    input: Parameters<IdentityEnrollmentCommands['enrollInvitation']>[0],
+  ): ReturnType<IdentityEnrollmentCommands['enrollInvitation']> {
     const { tokenDigest, at, user, membershipId, session, requireIssuingUser } = input;
     return this.gateway.command(async (sql) => {
       if (session.userId !== user.id) abort('invalid_transition');

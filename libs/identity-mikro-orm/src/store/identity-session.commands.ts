@@ -1,11 +1,4 @@
-import type {
-  AuditEventInput,
-  IdentitySessionCommands,
-  NewSession,
-  SessionRecord,
-  StoreFailureCode,
-  StoreResult,
-} from '@tessera/identity';
+import type { AuditEventInput, IdentitySessionCommands, StoreFailureCode } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { auditColumns, sessionColumns } from './identity-row.columns.js';
 import { sessionFromRow, userFromRow } from './identity-row.mappers.js';
@@ -62,12 +55,9 @@ export async function lockUser(sql: Sql, userId: string, mode: 'update' | 'share
 export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
   constructor(private readonly gateway: StoreGateway) {}
 
-  touchIdentitySession(input: {
-    sessionId: string;
-    expectedVersion: number;
-    lastUsedAt: Date;
-    idleExpiresAt: Date;
-  }): Promise<StoreResult<SessionRecord>> {
+  touchIdentitySession(
+    input: Parameters<IdentitySessionCommands['touchIdentitySession']>[0],
+  ): ReturnType<IdentitySessionCommands['touchIdentitySession']> {
     const { sessionId, expectedVersion, lastUsedAt, idleExpiresAt } = input;
     return this.gateway.command(async (sql) => {
       if (!isUuid(sessionId)) abort('not_found');
@@ -91,13 +81,9 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
    * an absolute expiry no later than the predecessor's, whatever the input says; the instant of
    * the rotation is the audit event's `occurredAt`.
    */
-  rotateSession(input: {
-    sessionId: string;
-    expectedVersion: number;
-    expectedUserId: string;
-    replacement: NewSession;
-    audit: AuditEventInput;
-  }): Promise<StoreResult<{ previous: SessionRecord; session: SessionRecord }>> {
+  rotateSession(
+    input: Parameters<IdentitySessionCommands['rotateSession']>[0],
+  ): ReturnType<IdentitySessionCommands['rotateSession']> {
     const { sessionId, expectedVersion, expectedUserId, replacement, audit } = input;
     const at = audit.occurredAt;
     return this.gateway.command(async (sql) => {
@@ -131,13 +117,9 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
     });
   }
 
-  revokeSession(input: {
-    sessionId: string;
-    userId: string;
-    reason: 'logout' | 'user_revoked_device';
-    revokedAt: Date;
-    audit: AuditEventInput;
-  }): Promise<StoreResult<SessionRecord>> {
+  revokeSession(
+    input: Parameters<IdentitySessionCommands['revokeSession']>[0],
+  ): ReturnType<IdentitySessionCommands['revokeSession']> {
     const { sessionId, userId, reason, revokedAt, audit } = input;
     return this.gateway.command(async (sql) => {
       if (!isUuid(sessionId) || !isUuid(userId)) abort('not_found');
@@ -158,13 +140,9 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
    * The kept session must be an active session of the user carrying the epoch being replaced
    * (a session already revoked by an earlier epoch advance is never revived).
    */
-  revokeUserSessions(input: {
-    userId: string;
-    exceptSessionId: string | null;
-    reason: string;
-    revokedAt: Date;
-    audit: AuditEventInput;
-  }): Promise<StoreResult<{ revokedSessionIds: string[]; sessionEpoch: number }>> {
+  revokeUserSessions(
+    input: Parameters<IdentitySessionCommands['revokeUserSessions']>[0],
+  ): ReturnType<IdentitySessionCommands['revokeUserSessions']> {
     const { userId, exceptSessionId, reason, revokedAt, audit } = input;
     return this.gateway.command(async (sql) => {
       const user = await lockUser(sql, userId, 'update');
