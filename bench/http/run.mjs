@@ -34,12 +34,14 @@ async function measure(mode) {
   const url = `http://127.0.0.1:${port}${target}`;
   const check = await fetch(url);
   const text = await check.text();
-  if (check.status !== 200 || text !== 'hello world') throw new Error(`${mode}: GET ${target} answered ${check.status} ${text}`);
+  if (check.status !== 200 || text !== 'hello world')
+    throw new Error(`${mode}: GET ${target} answered ${check.status} ${text}`);
   await autocannon({ url, connections, duration: 1 }); // warm-up
   const result = await autocannon({ url, connections, duration });
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-  if (result.non2xx !== 0 || result.errors !== 0) throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx !== 0 || result.errors !== 0)
+    throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -50,12 +52,21 @@ for (let round = 0; round < rounds; round++) {
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
 }
 const base = median(samples.nest);
-const label = { nest: 'Nest controller (Express adapter)', express: "RouterModule mount: 'express'", server: "RouterModule mount: 'server'", ceiling: 'reference: first Express middleware calling res.end' };
+const label = {
+  nest: 'Nest controller (Express adapter)',
+  express: "RouterModule mount: 'express'",
+  server: "RouterModule mount: 'server'",
+  ceiling: 'reference: first Express middleware calling res.end',
+};
 console.log(`# HTTP benchmark — ${new Date().toISOString()}`);
-console.log(`${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; ${githubRoutes.length} routes; GET ${target} (last registered dynamic GET); c=${connections}, ${duration}s x ${rounds} rounds\n`);
+console.log(
+  `${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; ${githubRoutes.length} routes; GET ${target} (last registered dynamic GET); c=${connections}, ${duration}s x ${rounds} rounds\n`,
+);
 console.log('| server | median req/s | rounds (req/s) | ratio to Nest controller |');
 console.log('|---|---:|---|---:|');
 for (const mode of modes) {
   const m = median(samples[mode]);
-  console.log(`| ${label[mode]} | ${Math.round(m)} | ${samples[mode].map(Math.round).join(', ')} | ${(m / base).toFixed(2)}× |`);
+  console.log(
+    `| ${label[mode]} | ${Math.round(m)} | ${samples[mode].map(Math.round).join(', ')} | ${(m / base).toFixed(2)}× |`,
+  );
 }

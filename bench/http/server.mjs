@@ -32,7 +32,10 @@ function nestController() {
   return RoutesController;
 }
 
-const imports = mode === 'nest' || mode === 'ceiling' ? [] : [RouterModule.forRoot({ routers: [{ useValue: radixRouter() }], options: { mount: mode } })];
+const imports =
+  mode === 'nest' || mode === 'ceiling'
+    ? []
+    : [RouterModule.forRoot({ routers: [{ useValue: radixRouter() }], options: { mount: mode } })];
 const controllers = mode === 'nest' ? [nestController()] : [];
 class AppModule {}
 Module({ imports, controllers })(AppModule);

@@ -15,7 +15,9 @@ const rounds = arg('rounds', 5);
 const duration = arg('duration', 5);
 const connections = arg('connections', 50);
 
-const child = spawn(process.execPath, [fileURLToPath(new URL('./server.mjs', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [fileURLToPath(new URL('./server.mjs', import.meta.url))], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const [port, cookie] = await new Promise((resolve, reject) => {
   let buffered = '';
   child.stdout.on('data', (chunk) => {
@@ -41,7 +43,8 @@ for (let round = 0; round < rounds; round++) {
     const { path, headers } = targets[name];
     if (round === 0) await autocannon({ url: base + path, headers, connections, duration: 1 });
     const result = await autocannon({ url: base + path, headers, connections, duration });
-    if (result.non2xx !== 0 || result.errors !== 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (result.non2xx !== 0 || result.errors !== 0)
+      throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     samples[name].push(result.requests.average);
   }
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
@@ -51,9 +54,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const g = median(samples.guarded);
 const o = median(samples.open);
 console.log(`# Identity session benchmark — ${new Date().toISOString()}`);
-console.log(`${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; PostgreSQL server (DATABASE_URL); c=${connections}, ${duration}s x ${rounds} rounds\n`);
+console.log(
+  `${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; PostgreSQL server (DATABASE_URL); c=${connections}, ${duration}s x ${rounds} rounds\n`,
+);
 console.log('| route | median req/s | rounds (req/s) |');
 console.log('|---|---:|---|');
 console.log(`| GET /open (no guard) | ${Math.round(o)} | ${samples.open.map(Math.round).join(', ')} |`);
-console.log(`| GET /guarded (@RequireIdentity, valid session cookie) | ${Math.round(g)} | ${samples.guarded.map(Math.round).join(', ')} |`);
+console.log(
+  `| GET /guarded (@RequireIdentity, valid session cookie) | ${Math.round(g)} | ${samples.guarded.map(Math.round).join(', ')} |`,
+);
 console.log(`\nguarded / unguarded = ${((g / o) * 100).toFixed(1)}% (target ≥ 60%)`);

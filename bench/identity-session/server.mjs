@@ -27,7 +27,15 @@ import {
 import { IdentityTestRows } from '../../dist/libs/identity-testing/src/identity-test.seed.js';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/identity-session runs on a PostgreSQL server: set DATABASE_URL');
-const names = ['SESSION_PEPPER', 'RECOVERY_PEPPER', 'DEVICE_PEPPER', 'SERVICE_PEPPER', 'AUDIT_KEY', 'ENCRYPTION_KEY', 'SIGNING_KEY'];
+const names = [
+  'SESSION_PEPPER',
+  'RECOVERY_PEPPER',
+  'DEVICE_PEPPER',
+  'SERVICE_PEPPER',
+  'AUDIT_KEY',
+  'ENCRYPTION_KEY',
+  'SIGNING_KEY',
+];
 const ref = (name) => `env:TESSERA_TEST_${name}`;
 const values = Object.fromEntries(names.map((name) => [ref(name), randomBytes(24).toString('base64url')]));
 const database = await createTestDatabase({ prefix: 'tessera_bench' });
@@ -52,7 +60,12 @@ Module({
     DatabaseModule.forRoot({
       url: database.url,
       entities: [...identityEntities],
-      migrations: { list: [...identityMigrations], schema: IDENTITY_SCHEMA, tableName: IDENTITY_MIGRATIONS_TABLE, silent: true },
+      migrations: {
+        list: [...identityMigrations],
+        schema: IDENTITY_SCHEMA,
+        tableName: IDENTITY_MIGRATIONS_TABLE,
+        silent: true,
+      },
     }),
     RouterModule.forRoot(),
     IdentityModule.forRoot({

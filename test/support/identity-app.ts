@@ -1,27 +1,16 @@
-import { Module, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { randomBytes } from 'node:crypto';
-import { createTestDatabase, DatabaseModule, type TestDatabase } from '@tessera/database';
+import type { INestApplication } from '@nestjs/common';
+import type { TestDatabase } from '@tessera/database';
 import { MikroORM } from '@mikro-orm/core';
 import {
-  createInMemorySecretResolver,
-  createNodeIdentityRuntime,
-  FrozenClock,
   IDENTITY_KERNEL,
-  IdentityModule,
   issueSession,
+  type FrozenClock,
   type IdentityConfig,
   type IdentityKernel,
+  type IdentityModuleOptions,
 } from '@tessera/identity';
 import { IdentityTestRows } from '@tessera/identity-testing';
-import {
-  IDENTITY_MIGRATIONS_TABLE,
-  IDENTITY_SCHEMA,
-  identityEntities,
-  identityMigrations,
-  IdentityMikroOrmModule,
-} from '@tessera/identity-mikro-orm';
-import { RouterModule } from '@tessera/web';
+import { bootIdentityHostApp } from './identity-host-app.js';
 
 /** The origin the identity test apps are configured for (used as `Origin` on unsafe requests). */
 export const TEST_ORIGIN = 'http://localhost:3000';
@@ -37,77 +26,20 @@ export interface IdentityTestApp {
   close(): Promise<void>;
 }
 
-const NAMES = [
-  'SESSION_PEPPER',
-  'RECOVERY_PEPPER',
-  'DEVICE_PEPPER',
-  'SERVICE_PEPPER',
-  'AUDIT_KEY',
-  'ENCRYPTION_KEY',
-  'SIGNING_KEY',
-  'BOOTSTRAP_SECRET',
-];
+/** `IdentityModule.forRoot` options a test app may add (administrative recovery's integrations). */
+export type IdentityTestModuleOptions = Pick<IdentityModuleOptions, 'platformAuthorizer' | 'notificationSink'>;
 
 /**
  * Boots `RouterModule` + `IdentityModule` (test environment, bootstrap pending) on a fresh
- * database (PGlite, or the `DATABASE_URL` server), with a frozen clock and random secrets.
+ * database (PGlite, or the `DATABASE_URL` server), with a frozen clock and random secrets;
+ * `moduleOptions` adds module-level integrations (platform authorizer, notification sink).
  */
 export async function bootIdentityApp(
   overrides: Partial<IdentityConfig> = {},
   start = '2026-07-14T08:15:30Z',
+  moduleOptions: IdentityTestModuleOptions = {},
 ): Promise<IdentityTestApp> {
-  const clock = new FrozenClock(start);
-  const values = Object.fromEntries(
-    NAMES.map((name) => [`env:TESSERA_TEST_${name}`, randomBytes(24).toString('base64url')]),
-  );
-  const ref = (name: string) => `env:TESSERA_TEST_${name}`;
-  const config: IdentityConfig = {
-    environment: 'test',
-    publicBaseUrl: TEST_ORIGIN,
-    rp: { id: 'localhost', name: 'Tessera test' },
-    secrets: {
-      sessionPepper: { current: ref('SESSION_PEPPER') },
-      recoveryPepper: { current: ref('RECOVERY_PEPPER') },
-      devicePepper: { current: ref('DEVICE_PEPPER') },
-      servicePepper: { current: ref('SERVICE_PEPPER') },
-      auditKey: ref('AUDIT_KEY'),
-      encryptionKey: ref('ENCRYPTION_KEY'),
-      signingKey: ref('SIGNING_KEY'),
-    },
-    bootstrap: { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') },
-    ...overrides,
-  };
-  const database = await createTestDatabase();
-  @Module({
-    imports: [
-      DatabaseModule.forRoot({
-        url: database.url,
-        entities: [...identityEntities],
-        migrations: { list: [...identityMigrations], schema: IDENTITY_SCHEMA, tableName: IDENTITY_MIGRATIONS_TABLE },
-      }),
-      RouterModule.forRoot(),
-      IdentityModule.forRoot({
-        config,
-        runtime: createNodeIdentityRuntime({ clock, secrets: createInMemorySecretResolver(values) }),
-        store: IdentityMikroOrmModule.forRoot(),
-      }),
-    ],
-  })
-  class IdentityTestModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [IdentityTestModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  return {
-    app,
-    clock,
-    database,
-    secrets: Object.values(values),
-    bootstrapSecret: values[ref('BOOTSTRAP_SECRET')]!,
-    async close() {
-      await app.close();
-      await database.close();
-    },
-  };
+  return bootIdentityHostApp({ overrides, start, moduleOptions });
 }
 
 /** The `__Host-tessera_session` value from a response's `Set-Cookie`, if set. */

@@ -12,6 +12,7 @@ import { IdentityModule } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 import { AccountController } from './account/account.controller.js';
 import { demoIdentity } from './identity/demo-identity.config.js';
+import { PagesModule } from './pages/pages.module.js';
 
 /** Where the demo keeps its data and which server it talks to. */
 export interface DemoOptions {
@@ -62,6 +63,7 @@ export class AppModule {
         }),
         IdentityModule.forRoot({ ...identity, store: IdentityMikroOrmModule.forRoot() }),
         TodosModule,
+        PagesModule,
       ],
       controllers: [HealthController, MetricsController, AccountController],
     };

@@ -41,7 +41,7 @@ async function readOrCreateTemplate(): Promise<Blob> {
   const file = join(dir, `pgdata-${pgliteVersion()}.tar`);
   for (;;) {
     const existing = await readIfExists(file);
-    if (existing) return new Blob([existing]);
+    if (existing) return new Blob([new Uint8Array(existing)]);
     await mkdir(dir, { recursive: true });
     const lock = await tryLock(`${file}.lock`);
     if (!lock) {
@@ -50,12 +50,12 @@ async function readOrCreateTemplate(): Promise<Blob> {
     }
     try {
       const again = await readIfExists(file);
-      if (again) return new Blob([again]);
+      if (again) return new Blob([new Uint8Array(again)]);
       const tarball = await initdb();
       const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       await writeFile(temporary, tarball);
       await rename(temporary, file);
-      return new Blob([tarball]);
+      return new Blob([new Uint8Array(tarball)]);
     } finally {
       await lock();
     }

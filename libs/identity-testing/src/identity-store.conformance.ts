@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
+import { adminRecoveryCases } from './conformance/admin-recovery.cases.js';
+import { authenticationCases } from './conformance/authentication.cases.js';
 import { bootstrapCases } from './conformance/bootstrap.cases.js';
+import { ceremonyCases } from './conformance/ceremony.cases.js';
 import { ConformanceWorld, type IdentityStoreConformanceOptions } from './conformance/conformance.world.js';
+import { credentialCases } from './conformance/credential.cases.js';
 import { environmentCases } from './conformance/environment.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
 import { rateLimitCases } from './conformance/rate-limit.cases.js';
 import { readCases } from './conformance/reads.cases.js';
+import { recoveryCases } from './conformance/recovery.cases.js';
 import { sessionEpochCases } from './conformance/session-epoch.cases.js';
 import { sessionRotationCases } from './conformance/session-rotation.cases.js';
 import { sessionTouchCases } from './conformance/session-touch.cases.js';
@@ -13,8 +18,10 @@ import { sessionTouchCases } from './conformance/session-touch.cases.js';
  * Defines the `IdentityStore` conformance suite (identity-model §11.1) as Jest `describe`/`it`
  * blocks: the environment marker gate and bootstrap each on a database of their own, then
  * SESSION_IDLE_TOUCH, CONCURRENT_RETRY_SEMANTICS, rotation, SESSION_EPOCH_AND_REVOCATION,
- * INVITATION_SINGLE_USE, reads, audit append and RATE_LIMIT_SHARED_COUNTER on one shared,
- * provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
+ * INVITATION_SINGLE_USE, CHALLENGE_SINGLE_CONSUMPTION, CREDENTIAL_UNIQUENESS,
+ * FEDERATED_FIRST_PASSKEY_SINGLE, passkey sign-in and step-up, RECOVERY_REUSE_AND_GENERATION,
+ * recovery enrollment, ADMINISTRATIVE_RECOVERY_ACTIVATION, reads, audit append and
+ * RATE_LIMIT_SHARED_COUNTER on one shared, provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
  *
  * @example
  * runIdentityStoreConformance({
@@ -41,6 +48,11 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       sessionRotationCases(world);
       sessionEpochCases(world);
       invitationCases(world);
+      ceremonyCases(world);
+      credentialCases(world);
+      authenticationCases(world);
+      recoveryCases(world);
+      adminRecoveryCases(world);
       readCases(world);
       rateLimitCases(world);
     });

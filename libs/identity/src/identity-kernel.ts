@@ -5,6 +5,7 @@ import type { IdentityKeyMaterial } from './runtime/identity-readiness.check.js'
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
 import type { IdentityStore } from './store/identity-store.port.js';
+import type { AdministrativeRecovery } from './recovery/admin-recovery.port.js';
 
 /**
  * Everything an identity service needs once startup checks passed: validated configuration,
@@ -18,4 +19,6 @@ export interface IdentityKernel {
   readonly rateLimiter: IdentityRateLimiter;
   readonly audit: AuditEventBuilder;
   readonly capabilityResolvers: readonly CapabilityResolver[];
+  /** Present only when both a platform authorizer and a notification sink are configured. */
+  readonly adminRecovery?: AdministrativeRecovery;
 }

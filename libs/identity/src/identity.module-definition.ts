@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestj
 import type { IdentityConfig } from './config/identity.config.js';
 import type { CapabilityResolver } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
+import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
 
 /** Options of `IdentityModule.forRoot` (identity-model §7.3). */
 export interface IdentityModuleOptions {
@@ -11,6 +12,10 @@ export interface IdentityModuleOptions {
   runtime?: IdentityRuntime;
   /** Application grants (never identity-owned capabilities). @default [] */
   capabilityResolvers?: CapabilityResolver[];
+  /** Decides who may issue administrative recovery tickets; with `notificationSink`, enables routes 18–20. */
+  platformAuthorizer?: PlatformRecoveryAuthorizer;
+  /** Delivers recovery tickets out of band; with `platformAuthorizer`, enables routes 18–20. */
+  notificationSink?: RecoveryNotificationSink;
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

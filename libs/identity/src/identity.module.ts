@@ -8,6 +8,7 @@ import {
 } from '@tessera/web';
 import { AuditEventBuilder } from './audit/audit-event.builder.js';
 import { createIdentityConfig } from './config/identity-config.validator.js';
+import { IdentityStartupError } from './errors/identity-boot.errors.js';
 import { identityAuthorityCheck, identityRequestId, identityRequestTime } from './http/pipeline-stages.js';
 import { identityMiddleware } from './http/identity.middleware.js';
 import { identityCsrfMiddleware } from './http/csrf.middleware.js';
@@ -20,7 +21,7 @@ import {
   IDENTITY_MODULE_OPTIONS,
   type IdentityModuleOptions,
 } from './identity.module-definition.js';
-import { IdentityService } from './identity.service.js';
+import { IdentityService, logStartupFailure } from './identity.service.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady } from './runtime/identity-readiness.check.js';
@@ -39,9 +40,22 @@ const kernelProvider: Provider = {
   ): Promise<IdentityKernel> => {
     const config = createIdentityConfig(options.config);
     const runtime = options.runtime ?? createNodeIdentityRuntime();
-    const keys = await requireReady(runtime, config);
+    const keys = await requireReady(runtime, config).catch((error: unknown) => {
+      if (error instanceof IdentityStartupError) logStartupFailure(error);
+      throw error;
+    });
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
-    return { config, runtime, keys, store, rateLimiter, audit, capabilityResolvers: options.capabilityResolvers ?? [] };
+    const { platformAuthorizer: authorizer, notificationSink: sink } = options;
+    return {
+      config,
+      runtime,
+      keys,
+      store,
+      rateLimiter,
+      audit,
+      capabilityResolvers: options.capabilityResolvers ?? [],
+      ...(authorizer !== undefined && sink !== undefined ? { adminRecovery: { authorizer, sink } } : {}),
+    };
   },
 };
 

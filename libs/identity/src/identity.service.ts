@@ -13,22 +13,23 @@ import { IDENTITY_KERNEL } from './identity.tokens.js';
  */
 @Injectable()
 export class IdentityService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('Identity');
-
   constructor(@Inject(IDENTITY_KERNEL) private readonly kernel: IdentityKernel) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.start();
   }
 
-  /** Environment marker check (provisioned automatically in development/test) and limiter gate. */
+  /**
+   * Environment marker and schema version check (the marker is provisioned automatically in
+   * development/test, which migrated at start) and limiter gate.
+   */
   async start(): Promise<void> {
     const { config, store, rateLimiter } = this.kernel;
     const production = config.environment === 'staging' || config.environment === 'production';
     if (production && !rateLimiter.shared) throw this.fail('rate_limiter');
     const marker = { environment: config.environment, namespace: config.storageNamespace };
     const result = production ? await store.verifyEnvironment(marker) : await store.provisionEnvironment(marker);
-    if (!result.ok) throw this.fail('environment_marker');
+    if (!result.ok) throw this.fail(result.refusal ?? 'environment_marker');
   }
 
   /** The identity of a request already resolved by the pipeline; never creates anything. */
@@ -37,7 +38,19 @@ export class IdentityService implements OnApplicationBootstrap {
   }
 
   private fail(check: IdentityStartupCheck): IdentityStartupError {
-    this.logger.error(`Identity startup check failed: ${check}`);
-    return new IdentityStartupError(check);
+    const error = new IdentityStartupError(check);
+    logStartupFailure(error);
+    return error;
   }
+}
+
+/**
+ * Logs a failed startup check for the operator: the check id and its fixed hint, never a value
+ * or the cause's text.
+ *
+ * @example
+ * requireReady(runtime, config).catch((error) => { if (error instanceof IdentityStartupError) logStartupFailure(error); throw error; });
+ */
+export function logStartupFailure(error: IdentityStartupError): void {
+  new Logger('Identity').error(`Identity startup check failed: ${error.check}. ${error.hint}`);
 }

@@ -1,11 +1,27 @@
 export type * from './store/identity-records.js';
 export { IdentityStore } from './store/identity-store.port.js';
 export type {
+  PlatformRecoveryAuthorizer,
+  RecoveryNotificationSink,
+  AdministrativeRecovery,
+} from './recovery/admin-recovery.port.js';
+export type {
+  IdentityCredentialReads,
+  IdentityCredentialCommands,
+  NewChallenge,
+  NewCredential,
+  NewRecoveryCode,
+  ChallengeClaim,
+  RejectionAudit,
+} from './store/identity-credential.port.js';
+export type {
   IdentityStoreReads,
   IdentitySessionCommands,
   IdentityEnrollmentCommands,
   IdentityAuditCommands,
   IdentityEnvironmentCommands,
+  EnvironmentRefusal,
+  EnvironmentResult,
   NewSession,
   NewUser,
   NewOrganization,

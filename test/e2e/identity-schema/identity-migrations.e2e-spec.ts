@@ -31,6 +31,7 @@ const MUTABLE_TABLES = [
 ];
 
 const INITIAL = 'tessera_identity_20261122000000_initial';
+const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 
 /** Runs on embedded PGlite, or on fresh databases of the DATABASE_URL server when it is set. */
 describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -62,9 +63,9 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
       expect(await tablesIn('public')).toEqual([]);
     });
 
-    it('records the initial migration under its namespaced name in tessera_identity', async () => {
+    it('records the identity migrations under their namespaced names in tessera_identity', async () => {
       const applied = await sql(`select name from "tessera_identity"."mikro_orm_migrations" order by id`);
-      expect(applied.map((row) => row.name)).toEqual([INITIAL]);
+      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER]);
     });
 
     it('stores no JSON documents, only timestamptz instants and uuid ids', async () => {
@@ -140,9 +141,23 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
   });
 
   describe('down()', () => {
+    it('forgets the ledger rows when the ledger migration is reverted, and records them again on up()', async () => {
+      const migrator = db.orm.getMigrator();
+      const ledger = async () =>
+        (await sql(`select version from "tessera_identity"."schema_migrations" order by version`)).map(
+          (row) => row.version,
+        );
+      expect(await ledger()).toEqual([INITIAL, LEDGER]);
+      await migrator.down();
+      expect(await ledger()).toEqual([]);
+      expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...IDENTITY_TABLES, IDENTITY_MIGRATIONS_TABLE].sort());
+      await migrator.up();
+      expect(await ledger()).toEqual([INITIAL, LEDGER]);
+    });
+
     it('drops every identity table but keeps the schema holding the migrator table, and up() recreates them', async () => {
       const migrator = db.orm.getMigrator();
-      await migrator.down();
+      await migrator.down({ to: 0 });
       expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([IDENTITY_MIGRATIONS_TABLE]);
       await migrator.up();
       expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...IDENTITY_TABLES, IDENTITY_MIGRATIONS_TABLE].sort());
@@ -165,7 +180,7 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
               .execute<Row[]>(`select count(*)::int as n from pg_namespace where nspname = ?`, [IDENTITY_SCHEMA])
           )[0]!.n;
         expect(await schemaCount()).toBe(1);
-        await other.orm.getMigrator().down();
+        await other.orm.getMigrator().down({ to: 0 });
         expect(await schemaCount()).toBe(0);
       } finally {
         await other.close();

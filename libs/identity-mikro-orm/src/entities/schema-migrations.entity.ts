@@ -3,8 +3,9 @@ import { IDENTITY_SCHEMA } from '../schema/identity-schema.values.js';
 import { check, IDENTITY_ENTITY_NAMES, textColumn, timestampColumn } from './entity-columns.js';
 
 /**
- * One row of `tessera_identity.schema_migrations`: the SHA-256 of an applied migration's SQL, compared
- * at start to refuse drift (`identity-model.md` §9.7).
+ * One row of `tessera_identity.schema_migrations`: the SHA-256 of an applied migration's SQL
+ * (`identityMigrationChecksum`, ledger statements left out), written by the migration itself and
+ * compared at start to refuse drift and a schema behind the build (`identity-model.md` §9.7).
  *
  * @example
  * const applied = await em.find(IdentitySchemaMigrationSchema, { module: 'identity' });

@@ -1,11 +1,18 @@
 import type { MigrationObject } from '@tessera/database';
 import { Migration20261122000000IdentityInitial } from './migration-20261122000000-identity-initial.js';
+import {
+  IDENTITY_MIGRATION_LEDGER_NAME,
+  Migration20261122060000IdentityMigrationLedger,
+} from './migration-20261122060000-identity-migration-ledger.js';
 
 /**
  * The migrations of `@tessera/identity-mikro-orm`, oldest first, for `migrations.list` of
  * `@tessera/database` (names are namespaced so they never collide with other libs' or the app's).
  * Record them in schema `tessera_identity` by passing `schema: IDENTITY_SCHEMA` and
- * `tableName: IDENTITY_MIGRATIONS_TABLE` next to the list.
+ * `tableName: IDENTITY_MIGRATIONS_TABLE` next to the list, or mix them into the app's list: either
+ * way each one also records itself in the identity ledger `tessera_identity.schema_migrations`,
+ * which the store checks at start (identity-model.md §9.7). Every migration added here ends its
+ * up() with `recordIdentityMigration(this, name)` (see `identity-migration-ledger.ts`).
  *
  * @example
  * await openDatabase({
@@ -15,4 +22,5 @@ import { Migration20261122000000IdentityInitial } from './migration-202611220000
  */
 export const identityMigrations: readonly MigrationObject[] = Object.freeze([
   { name: 'tessera_identity_20261122000000_initial', class: Migration20261122000000IdentityInitial },
+  { name: IDENTITY_MIGRATION_LEDGER_NAME, class: Migration20261122060000IdentityMigrationLedger },
 ]);

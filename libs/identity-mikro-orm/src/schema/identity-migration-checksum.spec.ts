@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import type { MigrationObject } from '@tessera/database';
+import type { Migration, MigrationObject } from '@tessera/database';
 import { identityMigrations } from '../migrations/identity-migrations.js';
 import { Migration20261122000000IdentityInitial } from '../migrations/migration-20261122000000-identity-initial.js';
-import { identityMigrationChecksums } from './identity-migration-checksum.js';
+import { recordIdentityMigration } from '../migrations/identity-migration-ledger.js';
+import {
+  identityMigrationChecksum,
+  identityMigrationChecksums,
+  isIdentityLedgerStatement,
+} from './identity-migration-checksum.js';
 
 class ExtendedInitial extends Migration20261122000000IdentityInitial {
   override async up(): Promise<void> {
@@ -11,6 +16,16 @@ class ExtendedInitial extends Migration20261122000000IdentityInitial {
     this.addSql('create index "users_state_index" on "tessera_identity"."users" ("state");');
   }
 }
+
+/** The initial migration plus its own ledger row, as every later migration ends. */
+class RecordedInitial extends Migration20261122000000IdentityInitial {
+  override async up(): Promise<void> {
+    await super.up();
+    recordIdentityMigration(this, 'recorded');
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('identityMigrationChecksums', () => {
   it('gives each identity migration, in order, the lower-case hex SHA-256 of its SQL', async () => {
@@ -55,9 +70,59 @@ describe('identityMigrationChecksums', () => {
     await expect(identityMigrationChecksums(list)).rejects.toThrow('migration bogus does not extend Migration');
   });
 
-  it('keeps the released initial migration frozen', async () => {
-    const [initial] = await identityMigrationChecksums(identityMigrations);
-    expect(initial).toEqual({ name: 'tessera_identity_20261122000000_initial', checksum: RELEASED_INITIAL_CHECKSUM });
+  it('leaves ledger statements out, so a migration recording its own row hashes like one that does not', async () => {
+    const [plain, recorded] = await identityMigrationChecksums([
+      { name: 'plain', class: Migration20261122000000IdentityInitial },
+      { name: 'recorded', class: RecordedInitial },
+    ]);
+    expect(recorded!.checksum).toBe(plain!.checksum);
+    const statements = ['create table "tessera_identity"."t" ("id" uuid);', 'drop table "tessera_identity"."t";'];
+    const ledger = `insert into "tessera_identity"."schema_migrations" ("module") values ('identity');`;
+    expect(identityMigrationChecksum([statements[0], ledger, statements[1]])).toBe(
+      sha256(`${statements[0]}\n${statements[1]}\n`),
+    );
+  });
+
+  it('ends every migration after the initial with its own ledger row, under its list name and checksum', async () => {
+    const checksums = await identityMigrationChecksums(identityMigrations);
+    for (const [index, { name, class: MigrationClass }] of identityMigrations.entries()) {
+      if (index === 0) continue;
+      const migration = new MigrationClass(undefined as never, undefined as never) as Migration;
+      await migration.up();
+      const last = String(migration.getQueries().at(-1));
+      expect(isIdentityLedgerStatement(last)).toBe(true);
+      expect(last).toContain(`values ('identity', '${name}', '${checksums[index]!.checksum}', statement_timestamp());`);
+    }
+  });
+
+  it('keeps the released migrations frozen', async () => {
+    expect(await identityMigrationChecksums(identityMigrations)).toEqual([
+      { name: 'tessera_identity_20261122000000_initial', checksum: RELEASED_INITIAL_CHECKSUM },
+      // Only ledger statements: the SHA-256 of no SQL at all.
+      { name: 'tessera_identity_20261122060000_migration_ledger', checksum: sha256('') },
+    ]);
+  });
+});
+
+describe('isIdentityLedgerStatement', () => {
+  it('recognises inserts into tessera_identity.schema_migrations however they are quoted, cased or spaced', () => {
+    for (const statement of [
+      `insert into "tessera_identity"."schema_migrations" ("module") values ('identity');`,
+      `INSERT INTO tessera_identity.schema_migrations (module) VALUES ('identity')`,
+      `  insert\n  into "tessera_identity" . "schema_migrations"(module) values ('identity')`,
+    ])
+      expect(isIdentityLedgerStatement(statement)).toBe(true);
+  });
+
+  it('hashes every other statement, including other writes to the ledger and look-alike tables', () => {
+    for (const statement of [
+      `delete from "tessera_identity"."schema_migrations";`,
+      `update tessera_identity.schema_migrations set checksum = checksum;`,
+      `insert into "tessera_identity"."schema_migrations_archive" ("module") values ('identity');`,
+      `insert into "public"."schema_migrations" ("module") values ('identity');`,
+      `create table "tessera_identity"."t" ("id" uuid); insert into tessera_identity.schema_migrations values (1);`,
+    ])
+      expect(isIdentityLedgerStatement(statement)).toBe(false);
   });
 });
 

@@ -2,20 +2,28 @@ import {
   StoreError,
   type AuditEventInput,
   type Environment,
+  type EnvironmentRefusal,
+  type EnvironmentResult,
   type IdentityAuditCommands,
   type IdentityEnvironmentCommands,
   type StoreResult,
 } from '@tessera/identity';
+import { identityMigrations } from '../migrations/identity-migrations.js';
+import { IDENTITY_MIGRATION_MODULE, identityMigrationChecksums } from '../schema/identity-migration-checksum.js';
 import { table, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { insertAudit } from './identity-session.commands.js';
 
 /** The (environment, namespace) pair of the singleton marker. */
 type EnvironmentMarker = { environment: Environment; namespace: string };
 
+/** What provisioning or verification found: nothing wrong, or the check that failed. */
+type EnvironmentCheck = 'verified' | EnvironmentRefusal;
+
 /**
- * Standalone audit writes, and the environment marker of identity-model §9.7: provisioning writes
- * it once and never overwrites it; provisioning or verification decides whether the store serves
- * anything else.
+ * Standalone audit writes, and the environment checks of identity-model §9.7: the environment
+ * marker (provisioning writes it once and never overwrites it) and the schema version (the ledger
+ * `tessera_identity.schema_migrations` holds exactly this build's identity migrations with their
+ * checksums). Provisioning or verification decides whether the store serves anything else.
  *
  * @example
  * const verified = await commands.verifyEnvironment({ environment: 'production', namespace: 'tessera_production' });
@@ -27,26 +35,39 @@ export class IdentityAuditEnvironmentCommandHandlers implements IdentityAuditCom
     return this.gateway.command((sql) => insertAudit(sql, event));
   }
 
-  /** A marker of another environment or namespace (or one the schema rejects) → `internal`. */
-  async provisionEnvironment(marker: EnvironmentMarker): Promise<StoreResult<void>> {
-    const result = await this.gateway.transaction(async (sql) => {
+  /**
+   * Writes the marker when absent, in one transaction with both checks. A marker of another
+   * environment or namespace (or one the schema rejects) → `environment_marker`; a ledger that is
+   * not this build's → `schema_version`, and no marker is written.
+   */
+  async provisionEnvironment(marker: EnvironmentMarker): Promise<EnvironmentResult> {
+    const result = await this.gateway.transaction(async (sql): Promise<EnvironmentCheck> => {
+      const existing = await readMarker(sql);
+      if (existing !== undefined && !sameMarker(existing, marker)) return 'environment_marker';
+      if (!(await ledgerMatches(sql))) return 'schema_version';
       await sql(
         `insert into ${table('environment')} (id, environment, namespace, created_at)
          values (true, ?, ?, statement_timestamp()) on conflict (id) do nothing`,
         [marker.environment, marker.namespace],
       );
-      if (!(await markerMatches(sql, marker)))
-        throw new StoreError('internal', { message: 'environment marker mismatch' });
+      // A concurrent provisioning may have written another marker first.
+      return sameMarker(await readMarker(sql), marker) ? 'verified' : 'environment_marker';
     });
     return this.settle(result);
   }
 
-  /** A missing or different marker → `internal`, and the store refuses every other operation. */
-  async verifyEnvironment(marker: EnvironmentMarker): Promise<StoreResult<void>> {
-    let result: StoreResult<void>;
+  /**
+   * A missing or different marker → `environment_marker`; a ledger that is not this build's →
+   * `schema_version`; either way the store refuses every other operation.
+   */
+  async verifyEnvironment(marker: EnvironmentMarker): Promise<EnvironmentResult> {
+    let result: StoreResult<EnvironmentCheck>;
     try {
-      const matches = await this.gateway.unguardedRead((sql) => markerMatches(sql, marker));
-      result = matches ? { ok: true, value: undefined } : { ok: false, code: 'internal' };
+      const check = await this.gateway.unguardedRead(async (sql): Promise<EnvironmentCheck> => {
+        if (!sameMarker(await readMarker(sql), marker)) return 'environment_marker';
+        return (await ledgerMatches(sql)) ? 'verified' : 'schema_version';
+      });
+      result = { ok: true, value: check };
     } catch (error) {
       result = { ok: false, code: error instanceof StoreError ? error.code : 'internal' };
     }
@@ -54,21 +75,49 @@ export class IdentityAuditEnvironmentCommandHandlers implements IdentityAuditCom
   }
 
   /**
-   * Opens the store on success and closes it on a definite refusal; an unreachable database
-   * (`unavailable`) leaves the previous decision in place.
+   * Opens the store on success and closes it on a definite refusal (`internal`, naming the failed
+   * check; a database error counts as a marker refusal); an unreachable database (`unavailable`)
+   * leaves the previous decision in place.
    */
-  private settle(result: StoreResult<void>): StoreResult<void> {
-    if (result.ok) {
-      this.gateway.setVerified(true);
-      return result;
-    }
-    if (result.code === 'unavailable') return result;
-    this.gateway.setVerified(false);
-    return { ok: false, code: 'internal' };
+  private settle(result: StoreResult<EnvironmentCheck>): EnvironmentResult {
+    if (!result.ok && result.code === 'unavailable') return result;
+    const check = result.ok ? result.value : 'environment_marker';
+    this.gateway.setVerified(check === 'verified');
+    return check === 'verified' ? { ok: true, value: undefined } : { ok: false, code: 'internal', refusal: check };
   }
 }
 
-async function markerMatches(sql: Sql, marker: EnvironmentMarker): Promise<boolean> {
+async function readMarker(sql: Sql): Promise<EnvironmentMarker | undefined> {
   const [row] = await sql(`select environment, namespace from ${table('environment')} where id`);
-  return row !== undefined && row['environment'] === marker.environment && row['namespace'] === marker.namespace;
+  return row === undefined
+    ? undefined
+    : { environment: row['environment'] as Environment, namespace: String(row['namespace']) };
+}
+
+function sameMarker(stored: EnvironmentMarker | undefined, expected: EnvironmentMarker): boolean {
+  return stored !== undefined && stored.environment === expected.environment && stored.namespace === expected.namespace;
+}
+
+let expectedLedger: Promise<ReadonlyMap<string, string>> | undefined;
+
+/** Version → checksum of every identity migration of this build, computed once, on first use. */
+function expectedIdentityLedger(): Promise<ReadonlyMap<string, string>> {
+  expectedLedger ??= identityMigrationChecksums(identityMigrations).then(
+    (checksums) => new Map(checksums.map(({ name, checksum }) => [name, checksum])),
+  );
+  return expectedLedger;
+}
+
+/**
+ * `true` when the identity rows of the ledger are exactly this build's migrations with their
+ * checksums: a missing row (schema behind), another checksum (drift) or an unknown version (a newer
+ * build migrated the database) all refuse.
+ */
+async function ledgerMatches(sql: Sql): Promise<boolean> {
+  const expected = await expectedIdentityLedger();
+  const rows = await sql(`select version, checksum from ${table('schema_migrations')} where module = ?`, [
+    IDENTITY_MIGRATION_MODULE,
+  ]);
+  // (module, version) is the primary key, so equal sizes plus every row expected is set equality.
+  return rows.length === expected.size && rows.every((row) => expected.get(String(row['version'])) === row['checksum']);
 }

@@ -1,8 +1,11 @@
 import type {
   AuditEventInput,
+  NewChallenge,
+  NewCredential,
   NewInvitation,
   NewMembership,
   NewOrganization,
+  NewRecoveryCode,
   NewSession,
   NewUser,
 } from '@tessera/identity';
@@ -144,5 +147,75 @@ export function auditColumns(event: AuditEventInput): Row {
     request_client_ip_digest: request?.clientIpDigest ?? null,
     request_trusted_proxy: request?.trustedProxy ?? null,
     occurred_at: event.occurredAt,
+  };
+}
+
+/** Columns of a new pending challenge (or inactive administrative recovery ticket). */
+export function challengeColumns(challenge: NewChallenge, at: Date): Row {
+  return {
+    id: challenge.id,
+    purpose: challenge.purpose,
+    state: 'pending',
+    challenge_digest_algorithm: challenge.challengeDigest.algorithm,
+    challenge_digest_encoded: challenge.challengeDigest.encoded,
+    challenge_digest_key_version: challenge.challengeDigest.keyVersion,
+    binding_digest: challenge.bindingDigest,
+    payload_digest: challenge.payloadDigest,
+    user_binding_digest: challenge.userBindingDigest,
+    user_id: challenge.userId,
+    organization_id: challenge.organizationId,
+    expires_at: challenge.expiresAt,
+    activated_at: null,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
+    version: 0,
+  };
+}
+
+/**
+ * A `text[]` parameter as a PostgreSQL array literal: the query builder expands a JS array
+ * binding into a list of values, which a single array column cannot take.
+ */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** Columns of a new active passkey (the public key as `bytea`, the transports as `text[]`). */
+export function credentialColumns(credential: NewCredential, at: Date): Row {
+  return {
+    id: credential.id,
+    user_id: credential.userId,
+    web_authn_id: credential.webAuthnId,
+    name: credential.name,
+    public_key: Buffer.from(credential.publicKey),
+    sign_count: credential.signCount,
+    backup_eligible: credential.backupEligible,
+    backed_up: credential.backedUp,
+    transports: textArrayLiteral(credential.transports),
+    state: 'active',
+    created_at: at,
+    updated_at: at,
+    last_used_at: null,
+    revoked_at: null,
+    version: 0,
+  };
+}
+
+/** Columns of a new active recovery code of `generation`. */
+export function recoveryCodeColumns(code: NewRecoveryCode, userId: string, generation: number, at: Date): Row {
+  return {
+    id: code.id,
+    user_id: userId,
+    generation,
+    public_selector: code.publicSelector,
+    secret_digest_algorithm: code.secretDigest.algorithm,
+    secret_digest_encoded: code.secretDigest.encoded,
+    secret_digest_key_version: code.secretDigest.keyVersion ?? abort('invalid_transition'),
+    state: 'active',
+    created_at: at,
+    updated_at: at,
+    consumed_at: null,
+    version: 0,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { StoreError } from '@tessera/identity';
-import { userFromRow } from './identity-row.mappers.js';
+import { textArrayLiteral } from './identity-row.columns.js';
+import { credentialFromRow, userFromRow } from './identity-row.mappers.js';
 
 const USER = {
   id: '01890a5d-ac96-774b-bcce-b302099a8057',
@@ -39,6 +40,48 @@ describe('row mappers', () => {
       version: 1,
       createdAt: at,
       updatedAt: at,
+    });
+  });
+
+  describe('credentials', () => {
+    const at = new Date('2031-05-01T10:45:00.000Z');
+    const CREDENTIAL = {
+      id: USER.id,
+      user_id: USER.id,
+      web_authn_id: 'AAEC',
+      name: 'Laptop',
+      sign_count: '4294967295',
+      backup_eligible: true,
+      backed_up: false,
+      state: 'active',
+      version: 0,
+      created_at: '2031-05-01 10:45:00+00',
+      updated_at: at,
+      last_used_at: null,
+      revoked_at: null,
+    };
+
+    it('reads the bytea public key as a plain Uint8Array, from a Buffer or its hex text form, and a bigint counter', () => {
+      for (const publicKey of [Buffer.from([0xa5, 0x01, 0x02]), '\\xa50102']) {
+        const credential = credentialFromRow({ ...CREDENTIAL, public_key: publicKey, transports: ['internal'] });
+        expect(credential.publicKey).toEqual(new Uint8Array([0xa5, 0x01, 0x02]));
+        expect(Buffer.isBuffer(credential.publicKey)).toBe(false);
+        expect(credential.signCount).toBe(4294967295);
+        expect(credential.createdAt).toEqual(at);
+      }
+    });
+
+    it('reads text[] transports from an array or the array literal, and writes the literal back', () => {
+      const literal = textArrayLiteral(['usb', 'smart-card']);
+      expect(literal).toBe('{"usb","smart-card"}');
+      for (const transports of [['usb', 'smart-card'], '{usb,smart-card}']) {
+        const credential = credentialFromRow({ ...CREDENTIAL, public_key: Buffer.alloc(1), transports });
+        expect(credential.transports).toEqual(['usb', 'smart-card']);
+      }
+      expect(credentialFromRow({ ...CREDENTIAL, public_key: Buffer.alloc(1), transports: '{}' }).transports).toEqual(
+        [],
+      );
+      expect(textArrayLiteral([])).toBe('{}');
     });
   });
 });

@@ -1,7 +1,11 @@
 import type {
+  AuthenticatorTransport,
+  ChallengeRecord,
+  CredentialRecord,
   InvitationRecord,
   MembershipRecord,
   OrganizationRecord,
+  RecoveryCodeRecord,
   SessionRecord,
   StoredDigest,
   UserRecord,
@@ -41,6 +45,27 @@ function instant(row: Row, column: string): Date {
 
 function optionalInstant(row: Row, column: string): Date | null {
   return row[column] === null || row[column] === undefined ? null : instant(row, column);
+}
+
+// `bytea` arrives as a Buffer from the driver; its hex text form (`\x…`) is read too.
+function bytes(row: Row, column: string): Uint8Array {
+  const value = row[column];
+  if (value instanceof Uint8Array) return new Uint8Array(value);
+  const hex = /^\\x((?:[0-9a-f]{2})*)$/i.exec(String(value)) ?? abort('internal');
+  return new Uint8Array(Buffer.from(hex[1]!, 'hex'));
+}
+
+// `text[]` arrives as an array; its literal form (`{usb,internal}`) is read too (the values never need quoting).
+function textArray(row: Row, column: string): string[] {
+  const value = row[column];
+  if (Array.isArray(value)) return value.map(String);
+  const literal = /^\{(.*)\}$/.exec(String(value)) ?? abort('internal');
+  return literal[1] === '' ? [] : literal[1]!.split(',');
+}
+
+function flag(row: Row, column: string): boolean {
+  const value = row[column];
+  return typeof value === 'boolean' ? value : abort('internal');
 }
 
 function digest(row: Row, prefix: string): StoredDigest {
@@ -149,5 +174,60 @@ export function invitationFromRow(row: Row): InvitationRecord {
     expiresAt: instant(row, 'expires_at'),
     acceptedAt: optionalInstant(row, 'accepted_at'),
     revokedAt: optionalInstant(row, 'revoked_at'),
+  };
+}
+
+export function credentialFromRow(row: Row): CredentialRecord {
+  return {
+    id: text(row, 'id'),
+    userId: text(row, 'user_id'),
+    webAuthnId: text(row, 'web_authn_id'),
+    name: text(row, 'name'),
+    publicKey: bytes(row, 'public_key'),
+    signCount: integer(row, 'sign_count'),
+    backupEligible: flag(row, 'backup_eligible'),
+    backedUp: flag(row, 'backed_up'),
+    transports: textArray(row, 'transports') as AuthenticatorTransport[],
+    state: text(row, 'state') as CredentialRecord['state'],
+    version: integer(row, 'version'),
+    createdAt: instant(row, 'created_at'),
+    updatedAt: instant(row, 'updated_at'),
+    lastUsedAt: optionalInstant(row, 'last_used_at'),
+    revokedAt: optionalInstant(row, 'revoked_at'),
+  };
+}
+
+export function challengeFromRow(row: Row): ChallengeRecord {
+  return {
+    id: text(row, 'id'),
+    purpose: text(row, 'purpose') as ChallengeRecord['purpose'],
+    state: text(row, 'state') as ChallengeRecord['state'],
+    challengeDigest: digest(row, 'challenge_digest'),
+    bindingDigest: optionalText(row, 'binding_digest'),
+    payloadDigest: optionalText(row, 'payload_digest'),
+    userBindingDigest: optionalText(row, 'user_binding_digest'),
+    userId: optionalText(row, 'user_id'),
+    organizationId: optionalText(row, 'organization_id'),
+    expiresAt: instant(row, 'expires_at'),
+    activatedAt: optionalInstant(row, 'activated_at'),
+    failureReason: optionalText(row, 'failure_reason'),
+    version: integer(row, 'version'),
+    createdAt: instant(row, 'created_at'),
+    updatedAt: instant(row, 'updated_at'),
+  };
+}
+
+export function recoveryCodeFromRow(row: Row): RecoveryCodeRecord {
+  return {
+    id: text(row, 'id'),
+    userId: text(row, 'user_id'),
+    generation: integer(row, 'generation'),
+    publicSelector: text(row, 'public_selector'),
+    secretDigest: digest(row, 'secret_digest'),
+    state: text(row, 'state') as RecoveryCodeRecord['state'],
+    version: integer(row, 'version'),
+    createdAt: instant(row, 'created_at'),
+    updatedAt: instant(row, 'updated_at'),
+    consumedAt: optionalInstant(row, 'consumed_at'),
   };
 }

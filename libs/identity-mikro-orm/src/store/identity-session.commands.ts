@@ -1,4 +1,10 @@
-import type { AuditEventInput, IdentitySessionCommands, StoreFailureCode } from '@tessera/identity';
+import type {
+  AuditEventInput,
+  IdentitySessionCommands,
+  NewSession,
+  SessionRecord,
+  StoreFailureCode,
+} from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { auditColumns, sessionColumns } from './identity-row.columns.js';
 import { sessionFromRow, userFromRow } from './identity-row.mappers.js';
@@ -46,6 +52,46 @@ export async function lockUser(sql: Sql, userId: string, mode: 'update' | 'share
 }
 
 /**
+ * Rotates `sessionId` (an active session of `expectedUserId` at `expectedVersion`, at the user's
+ * current epoch, unexpired at `at`) into `replacement` inside the caller's transaction: the
+ * replacement takes the predecessor's family, its counter + 1, the user's epoch and an absolute
+ * expiry no later than the predecessor's, whatever the input says. Shared by `rotateSession` and
+ * passkey sign-in / step-up completion.
+ */
+export async function rotateWithin(
+  sql: Sql,
+  input: { sessionId: string; expectedVersion: number; expectedUserId: string; replacement: NewSession; at: Date },
+): Promise<{ previous: SessionRecord; session: SessionRecord }> {
+  const { sessionId, expectedVersion, expectedUserId, replacement, at } = input;
+  if (!isUuid(sessionId)) abort('not_found');
+  if (replacement.userId !== expectedUserId) abort('invalid_transition');
+  // Pins the epoch against a concurrent epoch revocation (which locks the user for update).
+  const user = await lockUser(sql, expectedUserId, 'share');
+  if (user.state !== 'active') abort('invalid_transition');
+  const [locked] = await sql(`select * from ${table('sessions')} where id = ? for update`, [sessionId]);
+  const old = sessionFromRow(locked ?? abort('not_found'));
+  if (old.userId !== expectedUserId) abort('invalid_transition');
+  if (old.state !== 'active' || old.userSessionEpoch !== user.sessionEpoch) abort('session_not_active');
+  if (old.version !== expectedVersion) abort('version_conflict');
+  if (at.getTime() >= old.idleExpiresAt.getTime() || at.getTime() >= old.absoluteExpiresAt.getTime())
+    abort('session_expired');
+  const inserted = await insertRow(
+    sql,
+    'sessions',
+    sessionColumns(replacement, { userSessionEpoch: user.sessionEpoch, at, predecessor: old }),
+  );
+  const [rotated] = await sql(
+    `update ${table('sessions')}
+        set state = 'rotated', rotated_to_id = ?, updated_at = ?, version = version + 1
+      where id = ? and version = ? and state = 'active'
+    returning *`,
+    [replacement.id, at, sessionId, expectedVersion],
+  );
+  if (rotated === undefined) abort(await classifySessionMiss(sql, sessionId, { version: expectedVersion }));
+  return { previous: sessionFromRow(rotated), session: sessionFromRow(inserted) };
+}
+
+/**
  * Session commands of identity-model §5.1 / §9.2, each one transaction with conditional updates
  * (`… where id = ? and version = ? and state = 'active'`).
  *
@@ -76,44 +122,15 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
     });
   }
 
-  /**
-   * The replacement takes the predecessor's family, its counter + 1, the user's current epoch and
-   * an absolute expiry no later than the predecessor's, whatever the input says; the instant of
-   * the rotation is the audit event's `occurredAt`.
-   */
+  /** See {@link rotateWithin}; the instant of the rotation is the audit event's `occurredAt`. */
   rotateSession(
     input: Parameters<IdentitySessionCommands['rotateSession']>[0],
   ): ReturnType<IdentitySessionCommands['rotateSession']> {
-    const { sessionId, expectedVersion, expectedUserId, replacement, audit } = input;
-    const at = audit.occurredAt;
+    const { audit, ...rotation } = input;
     return this.gateway.command(async (sql) => {
-      if (!isUuid(sessionId)) abort('not_found');
-      if (replacement.userId !== expectedUserId) abort('invalid_transition');
-      // Pins the epoch against a concurrent epoch revocation (which locks the user for update).
-      const user = await lockUser(sql, expectedUserId, 'share');
-      if (user.state !== 'active') abort('invalid_transition');
-      const [locked] = await sql(`select * from ${table('sessions')} where id = ? for update`, [sessionId]);
-      const old = sessionFromRow(locked ?? abort('not_found'));
-      if (old.userId !== expectedUserId) abort('invalid_transition');
-      if (old.state !== 'active' || old.userSessionEpoch !== user.sessionEpoch) abort('session_not_active');
-      if (old.version !== expectedVersion) abort('version_conflict');
-      if (at.getTime() >= old.idleExpiresAt.getTime() || at.getTime() >= old.absoluteExpiresAt.getTime())
-        abort('session_expired');
-      const inserted = await insertRow(
-        sql,
-        'sessions',
-        sessionColumns(replacement, { userSessionEpoch: user.sessionEpoch, at, predecessor: old }),
-      );
-      const [rotated] = await sql(
-        `update ${table('sessions')}
-            set state = 'rotated', rotated_to_id = ?, updated_at = ?, version = version + 1
-          where id = ? and version = ? and state = 'active'
-        returning *`,
-        [replacement.id, at, sessionId, expectedVersion],
-      );
-      if (rotated === undefined) abort(await classifySessionMiss(sql, sessionId, { version: expectedVersion }));
+      const rotated = await rotateWithin(sql, { ...rotation, at: audit.occurredAt });
       await insertAudit(sql, audit);
-      return { previous: sessionFromRow(rotated), session: sessionFromRow(inserted) };
+      return rotated;
     });
   }
 

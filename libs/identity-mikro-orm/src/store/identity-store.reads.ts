@@ -30,6 +30,14 @@ const MEMBERSHIP_COLUMNS = [
   'version',
 ];
 
+/** The per-request credential read: session and user in one indexed join, prepared once per connection. */
+const SESSION_WITH_USER = {
+  name: 'tessera_identity_session_with_user_v1',
+  text: `select s.*, u.id as u_id, u.primary_email as u_primary_email, u.display_name as u_display_name, u.state as u_state,
+                u.session_epoch as u_session_epoch, u.version as u_version, u.created_at as u_created_at, u.updated_at as u_updated_at
+           from ${table('sessions')} s join ${table('users')} u on u.id = s.user_id where s.id = $1`,
+};
+
 /**
  * The reads of identity-model §9.1 used so far. Ids that are not UUIDs match nothing (a malformed
  * selector from a cookie is an unknown session, not a database error).
@@ -55,15 +63,11 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
 
   findSessionWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord } | null> {
     if (!isUuid(id)) return this.gateway.read(async () => null);
-    return this.gateway.read(async (sql) => {
-      const [row] = await sql(
-        `select s.*, u.id as u_id, u.primary_email as u_primary_email, u.display_name as u_display_name, u.state as u_state,
-                u.session_epoch as u_session_epoch, u.version as u_version, u.created_at as u_created_at, u.updated_at as u_updated_at
-           from ${table('sessions')} s join ${table('users')} u on u.id = s.user_id where s.id = ?`,
-        [id],
+    return this.gateway
+      .preparedRead(SESSION_WITH_USER.name, SESSION_WITH_USER.text, [id])
+      .then(([row]) =>
+        row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(unprefix(row, 'u_')) },
       );
-      return row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(unprefix(row, 'u_')) };
-    });
   }
 
   listSessionsForUser(userId: string): Promise<SessionRecord[]> {
@@ -152,10 +156,22 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
     map: (row: Row) => T,
     valid = true,
   ): Promise<T | null> {
-    return this.gateway.read(async (sql) => {
-      if (!valid) return null;
-      const [row] = await sql(`select * from ${table(name)} where ${where}`, params);
-      return row === undefined ? null : map(row);
-    });
+    return readOne(this.gateway, name, where, params, map, valid);
   }
+}
+
+/** The single row of `name` matching `where`, mapped, or `null` (also when the key is not `valid`). */
+export function readOne<T>(
+  gateway: StoreGateway,
+  name: string,
+  where: string,
+  params: readonly unknown[],
+  map: (row: Row) => T,
+  valid = true,
+): Promise<T | null> {
+  return gateway.read(async (sql) => {
+    if (!valid) return null;
+    const [row] = await sql(`select * from ${table(name)} where ${where}`, params);
+    return row === undefined ? null : map(row);
+  });
 }

@@ -1,7 +1,11 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/core';
 import type { IdentityStore } from '@tessera/identity';
 import { IdentityAuditEnvironmentCommandHandlers } from './identity-audit-environment.commands.js';
+import { IdentityCeremonyCommandHandlers } from './identity-ceremony.commands.js';
+import { IdentityCredentialCommandHandlers } from './identity-credential.commands.js';
+import { IdentityCredentialReadQueries } from './identity-credential.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
+import { IdentityRecoveryCommandHandlers } from './identity-recovery.commands.js';
 import { IdentitySessionCommandHandlers } from './identity-session.commands.js';
 import { StoreGateway } from './identity-store.gateway.js';
 import { IdentityStoreReadQueries } from './identity-store.reads.js';
@@ -22,7 +26,11 @@ import { IdentityStoreReadQueries } from './identity-store.reads.js';
  */
 export class MikroOrmIdentityStore implements IdentityStore {
   private readonly reads: IdentityStoreReadQueries;
+  private readonly credentialReads: IdentityCredentialReadQueries;
   private readonly sessions: IdentitySessionCommandHandlers;
+  private readonly ceremonies: IdentityCeremonyCommandHandlers;
+  private readonly credentials: IdentityCredentialCommandHandlers;
+  private readonly recovery: IdentityRecoveryCommandHandlers;
   private readonly enrollment: IdentityEnrollmentCommandHandlers;
   private readonly auditEnvironment: IdentityAuditEnvironmentCommandHandlers;
 
@@ -30,7 +38,11 @@ export class MikroOrmIdentityStore implements IdentityStore {
   constructor(source: MikroORM | EntityManager) {
     const gateway = new StoreGateway(source instanceof MikroORM ? source.em : source);
     this.reads = new IdentityStoreReadQueries(gateway);
+    this.credentialReads = new IdentityCredentialReadQueries(gateway);
     this.sessions = new IdentitySessionCommandHandlers(gateway);
+    this.ceremonies = new IdentityCeremonyCommandHandlers(gateway);
+    this.credentials = new IdentityCredentialCommandHandlers(gateway);
+    this.recovery = new IdentityRecoveryCommandHandlers(gateway);
     this.enrollment = new IdentityEnrollmentCommandHandlers(gateway);
     this.auditEnvironment = new IdentityAuditEnvironmentCommandHandlers(gateway);
   }
@@ -52,10 +64,41 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.reads.findInvitationByTokenDigest(digest);
   isEmpty: IdentityStore['isEmpty'] = () => this.reads.isEmpty();
 
+  findCredential: IdentityStore['findCredential'] = (id) => this.credentialReads.findCredential(id);
+  findCredentialByWebAuthnId: IdentityStore['findCredentialByWebAuthnId'] = (webAuthnId) =>
+    this.credentialReads.findCredentialByWebAuthnId(webAuthnId);
+  listCredentialsForUser: IdentityStore['listCredentialsForUser'] = (userId) =>
+    this.credentialReads.listCredentialsForUser(userId);
+  findChallenge: IdentityStore['findChallenge'] = (id) => this.credentialReads.findChallenge(id);
+  findRecoveryCodeBySelector: IdentityStore['findRecoveryCodeBySelector'] = (selector) =>
+    this.credentialReads.findRecoveryCodeBySelector(selector);
+  listRecoveryCodesForUser: IdentityStore['listRecoveryCodesForUser'] = (userId) =>
+    this.credentialReads.listRecoveryCodesForUser(userId);
+  findInvitationAcceptedByUser: IdentityStore['findInvitationAcceptedByUser'] = (userId) =>
+    this.credentialReads.findInvitationAcceptedByUser(userId);
+
   touchIdentitySession: IdentityStore['touchIdentitySession'] = (input) => this.sessions.touchIdentitySession(input);
   rotateSession: IdentityStore['rotateSession'] = (input) => this.sessions.rotateSession(input);
   revokeSession: IdentityStore['revokeSession'] = (input) => this.sessions.revokeSession(input);
   revokeUserSessions: IdentityStore['revokeUserSessions'] = (input) => this.sessions.revokeUserSessions(input);
+
+  createChallenge: IdentityStore['createChallenge'] = (input) => this.ceremonies.createChallenge(input);
+  consumeChallenge: IdentityStore['consumeChallenge'] = (input) => this.ceremonies.consumeChallenge(input);
+  completeCredentialRegistration: IdentityStore['completeCredentialRegistration'] = (input) =>
+    this.credentials.completeCredentialRegistration(input);
+  completeCredentialAuthentication: IdentityStore['completeCredentialAuthentication'] = (input) =>
+    this.credentials.completeCredentialAuthentication(input);
+  quarantineCredentialAuthentication: IdentityStore['quarantineCredentialAuthentication'] = (input) =>
+    this.credentials.quarantineCredentialAuthentication(input);
+  mutateCredential: IdentityStore['mutateCredential'] = (input) => this.credentials.mutateCredential(input);
+  completeRecoveryEnrollment: IdentityStore['completeRecoveryEnrollment'] = (input) =>
+    this.recovery.completeRecoveryEnrollment(input);
+  replaceRecoveryCodes: IdentityStore['replaceRecoveryCodes'] = (input) => this.recovery.replaceRecoveryCodes(input);
+  consumeRecoveryCode: IdentityStore['consumeRecoveryCode'] = (input) => this.recovery.consumeRecoveryCode(input);
+  activateAdministrativeRecoveryTicket: IdentityStore['activateAdministrativeRecoveryTicket'] = (input) =>
+    this.recovery.activateAdministrativeRecoveryTicket(input);
+  redeemAdministrativeRecoveryTicket: IdentityStore['redeemAdministrativeRecoveryTicket'] = (input) =>
+    this.recovery.redeemAdministrativeRecoveryTicket(input);
 
   bootstrapIdentity: IdentityStore['bootstrapIdentity'] = (input) => this.enrollment.bootstrapIdentity(input);
   createInvitation: IdentityStore['createInvitation'] = (input) => this.enrollment.createInvitation(input);

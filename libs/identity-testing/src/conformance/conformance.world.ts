@@ -143,7 +143,7 @@ export class ConformanceWorld {
   }
 
   /** How many of `events` were stored. */
-  storedAudits(events: AuditEventInput[]): Promise<number> {
+  storedAudits(events: readonly AuditEventInput[]): Promise<number> {
     return events.length === 0
       ? Promise.resolve(0)
       : this.rows.count(

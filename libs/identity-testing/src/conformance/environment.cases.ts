@@ -4,6 +4,8 @@ import { IdentityTestRows } from '../identity-test.seed.js';
 import { TEST_MARKER, type IdentityStoreConformanceOptions, type IdentityStoreHarness } from './conformance.world.js';
 
 const INTERNAL = { ok: false, code: 'internal' };
+/** A definite refusal of an environment command, naming the marker check. */
+const MARKER_REFUSED = { ...INTERNAL, refusal: 'environment_marker' };
 
 /** Environment marker (identity-model §9.7): provisioning never overwrites, verification gates every operation. */
 export function environmentCases(options: IdentityStoreConformanceOptions): void {
@@ -53,7 +55,7 @@ export function environmentCases(options: IdentityStoreConformanceOptions): void
 
     it('refuses every operation with internal while no marker exists and none was verified', async () => {
       await expectRefused();
-      expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual(INTERNAL);
+      expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual(MARKER_REFUSED);
       await expectRefused();
     });
 
@@ -72,12 +74,12 @@ export function environmentCases(options: IdentityStoreConformanceOptions): void
 
     it('never overwrites a provisioned marker with another environment or namespace', async () => {
       const other = await harness.store.provisionEnvironment({ environment: 'test', namespace: 'other_test' });
-      expect(other).toEqual(INTERNAL);
+      expect(other).toEqual(MARKER_REFUSED);
       const production = await harness.store.provisionEnvironment({
         environment: 'production',
         namespace: 'tessera_production',
       });
-      expect(production).toEqual(INTERNAL);
+      expect(production).toEqual(MARKER_REFUSED);
       expect(await rows.sql('select environment, namespace from tessera_identity.environment')).toEqual([
         { environment: 'test', namespace: 'tessera_test' },
       ]);
@@ -89,7 +91,7 @@ export function environmentCases(options: IdentityStoreConformanceOptions): void
       expect(await harness.store.isEmpty()).toBe(true);
       expect(
         await harness.store.verifyEnvironment({ environment: 'development', namespace: 'tessera_development' }),
-      ).toEqual(INTERNAL);
+      ).toEqual(MARKER_REFUSED);
       await expectRefused();
       expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual({ ok: true, value: undefined });
       expect(await harness.store.findUser(testUuidV7(at))).toBeNull();

@@ -126,6 +126,7 @@ export function invitationCases(world: ConformanceWorld): void {
       });
       expect(audited).toEqual(result.invitation);
       expect(await world.store.findInvitation(invitation.id)).toEqual(result.invitation);
+      expect(await world.store.findInvitationAcceptedByUser(input.user.id)).toEqual(result.invitation);
       expect(await world.store.findUserByEmail(invitation.email.toUpperCase())).toEqual(result.user);
       expect(
         await world.rows.count('audit_events', "action = 'invitation.accepted' and target_id = ?", [invitation.id]),

@@ -66,7 +66,14 @@ export function readCases(world: ConformanceWorld): void {
         expect(await world.store.findInvitation(id)).toBeNull();
         expect(await world.store.listSessionsForUser(id)).toEqual([]);
         expect(await world.store.listOrganizationsForUser(id)).toEqual([]);
+        expect(await world.store.findCredential(id)).toBeNull();
+        expect(await world.store.findChallenge(id)).toBeNull();
+        expect(await world.store.listCredentialsForUser(id)).toEqual([]);
+        expect(await world.store.listRecoveryCodesForUser(id)).toEqual([]);
+        expect(await world.store.findInvitationAcceptedByUser(id)).toBeNull();
       }
+      expect(await world.store.findCredentialByWebAuthnId('bm8tc3VjaC1wYXNza2V5')).toBeNull();
+      expect(await world.store.findRecoveryCodeBySelector('AAAAAAAAAAA')).toBeNull();
       expect(await world.store.findUserByEmail('nobody@example.test')).toBeNull();
       expect(await world.store.findOrganizationBySlug('no-such-slug')).toBeNull();
       expect(await world.store.findInvitationByTokenDigest(testDigest())).toBeNull();

@@ -70,7 +70,8 @@ export type IdentityStartupCheck =
   | 'secrets'
   | 'crypto_capabilities'
   | 'rate_limiter'
-  | 'environment_marker';
+  | 'environment_marker'
+  | 'schema_version';
 
 /**
  * The only message a startup failure carries.
@@ -81,8 +82,39 @@ export type IdentityStartupCheck =
 export const IDENTITY_STARTUP_ERROR_MESSAGE = 'The identity service failed its startup checks';
 
 /**
- * A failed startup self-test. The message is generic (no detail); the failed check id and the
- * original cause are kept on the instance for operator logs only.
+ * What the operator does about each failed startup check: a fixed sentence per check, never a
+ * value, logged next to the check id (the error's own message stays generic).
+ *
+ * @example
+ * logger.error(`Identity startup check failed: ${error.check}. ${IDENTITY_STARTUP_CHECK_HINTS[error.check]}`);
+ */
+export const IDENTITY_STARTUP_CHECK_HINTS: Readonly<Record<IdentityStartupCheck, string>> = Object.freeze({
+  crypto_self_test:
+    "The crypto provider's selfTest() did not return true; use createNodeIdentityCrypto() or fix the custom provider.",
+  crypto_capabilities:
+    'The crypto provider must declare the capabilities sha256, hmac_sha256, p256_public_key_validate, es256_verify and rsa_sha256_verify.',
+  http_client_redirects: 'The HTTP client must never follow redirects and declare followsRedirects: false.',
+  http_client_self_test:
+    'In staging/production the HTTP client must implement selfTest() returning true without any network request (createNodeHttpClient() does; it fails while NODE_TLS_REJECT_UNAUTHORIZED=0).',
+  clock_range: 'The wall clock must read between 2020-01-01 and 2200-01-01; fix the system time or the injected clock.',
+  random_source: 'The random source must return distinct, not all-zero 32-byte draws; use the Node CSPRNG.',
+  known_answers:
+    'The crypto provider failed the SHA-256 / HMAC-SHA-256 / constant-time comparison known answers; replace it.',
+  public_key_verification:
+    'The crypto provider failed the P-256 / ES256 / RSA-SHA256 verification vectors; replace it.',
+  secrets:
+    'Every configured secret reference (peppers with previous versions, audit, encryption and signing keys, the bootstrap secret while pending) must resolve to at least 16 bytes, each value distinct; set the variables the references name.',
+  rate_limiter:
+    'Staging/production need a rate limiter shared by every instance (IdentityMikroOrmModule provides the PostgreSQL one); an in-process limiter is refused.',
+  environment_marker:
+    'The database is not provisioned for this environment and storage namespace: run the provision command (e.g. `npm run provision`) against this database, or point DATABASE_URL at the database provisioned for this environment (the marker is never overwritten); also check that the database is reachable.',
+  schema_version:
+    "The identity schema is not at this build's latest migration: run the migrate command (e.g. `npm run migrate`) against this database with this build. If it still refuses, the migration ledger tessera_identity.schema_migrations holds a different checksum (a released migration was edited: restore it) or a migration this build does not know (a newer build migrated the database: deploy that build).",
+});
+
+/**
+ * A failed startup self-test. The message is generic (no detail); the failed check id, its
+ * operator hint and the original cause are kept on the instance for operator logs only.
  *
  * @example
  * try { await requireReady(runtime, config); } catch (error) {
@@ -98,5 +130,10 @@ export class IdentityStartupError extends Error {
     options: { cause?: unknown } = {},
   ) {
     super(IDENTITY_STARTUP_ERROR_MESSAGE, options.cause === undefined ? undefined : { cause: options.cause });
+  }
+
+  /** What the operator does about the failed check ({@link IDENTITY_STARTUP_CHECK_HINTS}). */
+  get hint(): string {
+    return IDENTITY_STARTUP_CHECK_HINTS[this.check];
   }
 }

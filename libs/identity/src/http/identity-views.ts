@@ -1,6 +1,12 @@
 import type { SessionRecord } from '../store/identity-records.js';
 import { formatTimestamp } from '../tokens/timestamp.format.js';
-import type { InvitationRecord, MembershipRecord, OrganizationRecord } from '../store/identity-records.js';
+import type {
+  ChallengeRecord,
+  CredentialRecord,
+  InvitationRecord,
+  MembershipRecord,
+  OrganizationRecord,
+} from '../store/identity-records.js';
 
 /** `SessionView` (identity-http §4.5); `expired` is computed at the request time, never stored. */
 export function sessionView(session: SessionRecord, currentId: string | undefined, now: Date) {
@@ -62,5 +68,31 @@ export function invitationView(invitation: InvitationRecord, now: Date) {
     expiresAt: formatTimestamp(invitation.expiresAt),
     ...(invitation.acceptedAt === null ? {} : { acceptedAt: formatTimestamp(invitation.acceptedAt) }),
     ...(invitation.revokedAt === null ? {} : { revokedAt: formatTimestamp(invitation.revokedAt) }),
+  };
+}
+
+/** `PasskeyView` (identity-http §4.5): never the public key or the WebAuthn id. */
+export function passkeyView(credential: CredentialRecord) {
+  return {
+    id: credential.id,
+    name: credential.name,
+    transports: [...credential.transports],
+    backupEligible: credential.backupEligible,
+    backedUp: credential.backedUp,
+    state: credential.state,
+    createdAt: formatTimestamp(credential.createdAt),
+    ...(credential.lastUsedAt === null ? {} : { lastUsedAt: formatTimestamp(credential.lastUsedAt) }),
+  };
+}
+
+/** `TicketView` (identity-http §4.5): the ticket token goes only to the notification sink. */
+export function ticketView(ticket: ChallengeRecord, now: Date) {
+  const expired = ticket.state === 'pending' && now >= ticket.expiresAt;
+  return {
+    id: ticket.id,
+    userId: ticket.userId,
+    state: expired ? 'expired' : ticket.state,
+    createdAt: formatTimestamp(ticket.createdAt),
+    expiresAt: formatTimestamp(ticket.expiresAt),
   };
 }

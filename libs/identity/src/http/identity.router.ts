@@ -3,6 +3,11 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { clientConfigRoutes } from './routes/client-config.routes.js';
 import { enrollmentRoutes } from './routes/enrollment.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
+import { adminRecoveryRoutes } from './routes/admin-recovery.routes.js';
+import { passkeyAuthenticationRoutes } from './routes/passkey-authentication.routes.js';
+import { passkeyManagementRoutes } from './routes/passkey-management.routes.js';
+import { passkeyRegistrationRoutes } from './routes/passkey-registration.routes.js';
+import { recoveryRoutes } from './routes/recovery.routes.js';
 
 /**
  * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1): a failing
@@ -22,7 +27,7 @@ const ANONYMOUS_ROUTES = new Set([
 
 /** `true` where a failing session cookie is answered rather than treated as absent. */
 export function answersCookieFailures(method: string, path: string): boolean {
-  if (!path.startsWith('/identity/')) return false;
+  if (!path.startsWith('/identity/v1/')) return false;
   const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   return !ANONYMOUS_ROUTES.has(`${method} ${normalised}`);
 }
@@ -36,6 +41,11 @@ export function answersCookieFailures(method: string, path: string): boolean {
 export function identityRouter(kernel: IdentityKernel): Router {
   const router = new Router({ bodyLimitBytes: kernel.config.limits.jsonBodyBytes });
   sessionRoutes(kernel, router);
+  passkeyRegistrationRoutes(kernel, router);
+  passkeyAuthenticationRoutes(kernel, router);
+  passkeyManagementRoutes(kernel, router);
+  recoveryRoutes(kernel, router);
+  adminRecoveryRoutes(kernel, router);
   enrollmentRoutes(kernel, router);
   clientConfigRoutes(kernel, router);
   return router;

@@ -78,14 +78,10 @@ const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
  * Stage 9 for JSON bodies (identity-http §1): exactly one `application/json` content type, at most
- * one valid `Content-Length` within the limit, a non-empty strict-UTF-8 body, strict JSON and the
- * route's field rules. Every violation is 400 `request_invalid`; nothing of the body is echoed.
+ * one valid `Content-Length` within the limit, a non-empty strict-UTF-8 body and strict JSON.
+ * Every violation is 400 `request_invalid`; nothing of the body is echoed.
  */
-export async function readIdentityBody<S extends BodySchema>(
-  kernel: IdentityKernel,
-  exchange: Exchange,
-  schema: S,
-): Promise<DecodedBody<S>> {
+export async function readIdentityJson(kernel: IdentityKernel, exchange: Exchange): Promise<unknown> {
   const limit = kernel.config.limits.jsonBodyBytes;
   const types = exchange.headerValues('content-type');
   const lengths = exchange.headerValues('content-length');
@@ -109,7 +105,37 @@ export async function readIdentityBody<S extends BodySchema>(
   } catch {
     throw new IdentityError('request_invalid');
   }
-  const decoded = decodeBody(parseStrictJson(text), schema);
+  const value = parseStrictJson(text);
+  if (value === undefined) throw new IdentityError('request_invalid');
+  return value;
+}
+
+/**
+ * {@link readIdentityJson} plus the route's field rules (`request-fields.ts`).
+ *
+ * @example
+ * const body = await readIdentityBody(kernel, exchange, { token: { kind: 'text', min: 20, max: 512 } });
+ */
+export async function readIdentityBody<S extends BodySchema>(
+  kernel: IdentityKernel,
+  exchange: Exchange,
+  schema: S,
+): Promise<DecodedBody<S>> {
+  const decoded = decodeBody(await readIdentityJson(kernel, exchange), schema);
   if (decoded === undefined) throw new IdentityError('request_invalid');
   return decoded;
+}
+
+/**
+ * Runs a store read; a thrown store error becomes 503 `service_unavailable` (identity-http §2.1).
+ *
+ * @example
+ * const user = await storeRead(() => kernel.store.findUser(id));
+ */
+export async function storeRead<T>(query: () => Promise<T>): Promise<T> {
+  try {
+    return await query();
+  } catch (cause) {
+    throw new IdentityError('service_unavailable', { cause });
+  }
 }

@@ -34,7 +34,10 @@ const fail = (code: SessionFailureCode): SessionResolution => ({ ok: false, code
  */
 export class SessionResolver {
   constructor(
-    private readonly store: Pick<IdentityStore, 'findSessionWithUser' | 'findSession' | 'findUser' | 'touchIdentitySession'>,
+    private readonly store: Pick<
+      IdentityStore,
+      'findSessionWithUser' | 'findSession' | 'findUser' | 'touchIdentitySession'
+    >,
     private readonly peppers: SessionPepperRing,
     private readonly settings: SessionTouchSettings,
   ) {}

@@ -141,3 +141,83 @@ export interface AuditEventRecord {
 
 /** An audit event to write in the same transaction as the command (id and time given by the caller). */
 export type AuditEventInput = AuditEventRecord;
+
+/** WebAuthn transports (identity-http §4.5); `smart-card` keeps its hyphen everywhere. */
+export type AuthenticatorTransport = 'usb' | 'nfc' | 'ble' | 'internal' | 'hybrid' | 'smart-card';
+/** Passkey state (identity-model §5.11). */
+export type CredentialState = 'active' | 'suspended' | 'suspected_clone' | 'revoked';
+
+/** A registered passkey (table `credentials`). */
+export interface CredentialRecord {
+  readonly id: string;
+  readonly userId: string;
+  /** The WebAuthn credential id, base64url. */
+  readonly webAuthnId: string;
+  readonly name: string;
+  /** COSE public key bytes. */
+  readonly publicKey: Uint8Array;
+  readonly signCount: number;
+  readonly backupEligible: boolean;
+  readonly backedUp: boolean;
+  readonly transports: readonly AuthenticatorTransport[];
+  readonly state: CredentialState;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly revokedAt: Date | null;
+}
+
+/** Challenge purposes (identity-model §5.3). */
+export type ChallengePurpose =
+  | 'webauthn_registration'
+  | 'webauthn_authentication'
+  | 'step_up'
+  | 'account_recovery'
+  | 'invitation_acceptance'
+  | 'device_authorization'
+  | 'external_identity_link'
+  | 'service_credential_rotation';
+/** Challenge state (identity-model §5.3). */
+export type ChallengeState = 'pending' | 'consumed' | 'failed' | 'expired';
+
+/**
+ * A ceremony or administrative recovery ticket (table `challenges`). Only digests are stored:
+ * the challenge digest, the ceremony-cookie binding digest, the payload digest (purpose ‖
+ * registration source ‖ RP ID) and, for tickets, the user binding digest.
+ */
+export interface ChallengeRecord {
+  readonly id: string;
+  readonly purpose: ChallengePurpose;
+  readonly state: ChallengeState;
+  readonly challengeDigest: StoredDigest;
+  readonly bindingDigest: string | null;
+  readonly payloadDigest: string | null;
+  readonly userBindingDigest: string | null;
+  readonly userId: string | null;
+  readonly organizationId: string | null;
+  readonly expiresAt: Date;
+  /** Administrative recovery tickets: set once delivery succeeded. */
+  readonly activatedAt: Date | null;
+  readonly failureReason: string | null;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** Recovery code state (identity-model §5.6). */
+export type RecoveryCodeState = 'active' | 'consumed' | 'revoked' | 'expired';
+
+/** One recovery code of a generation (table `recovery_codes`); the secret is stored as a keyed digest. */
+export interface RecoveryCodeRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly generation: number;
+  readonly publicSelector: string;
+  readonly secretDigest: StoredDigest;
+  readonly state: RecoveryCodeState;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly consumedAt: Date | null;
+}

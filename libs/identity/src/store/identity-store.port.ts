@@ -1,4 +1,5 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
+import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
 import type {
   AuditEventInput,
   Environment,
@@ -178,12 +179,33 @@ export interface IdentityAuditCommands {
   appendAuditEvent(event: AuditEventInput): Promise<StoreResult<void>>;
 }
 
-/** Environment marker (identity-model §9.7). */
+/**
+ * Which check of identity-model §9.7 keeps the store closed: the environment marker (missing, or
+ * another environment or namespace), or the schema version (the migration ledger lacks a migration
+ * of this build, holds a different checksum, or records one this build does not know).
+ */
+export type EnvironmentRefusal = 'environment_marker' | 'schema_version';
+
+/**
+ * Outcome of provisioning or verifying the environment; a definite refusal (`internal`) names the
+ * check that failed, an unreachable database (`unavailable`) names none.
+ */
+export type EnvironmentResult =
+  | { readonly ok: true; readonly value: void }
+  | { readonly ok: false; readonly code: StoreFailureCode; readonly refusal?: EnvironmentRefusal };
+
+/** Environment marker and schema version (identity-model §9.7). */
 export interface IdentityEnvironmentCommands {
-  /** Creates the marker when absent; an existing marker must match exactly (never overwritten). */
-  provisionEnvironment(marker: { environment: Environment; namespace: string }): Promise<StoreResult<void>>;
-  /** Checks the stored marker; until it matches, every other operation fails with `internal`. */
-  verifyEnvironment(marker: { environment: Environment; namespace: string }): Promise<StoreResult<void>>;
+  /**
+   * Creates the marker when absent; an existing marker must match exactly (never overwritten), and
+   * the schema must be at this build's latest migration.
+   */
+  provisionEnvironment(marker: { environment: Environment; namespace: string }): Promise<EnvironmentResult>;
+  /**
+   * Checks the stored marker and that the schema is at this build's latest migration; until both
+   * hold, every other operation fails with `internal`.
+   */
+  verifyEnvironment(marker: { environment: Environment; namespace: string }): Promise<EnvironmentResult>;
 }
 
 /**
@@ -192,7 +214,9 @@ export interface IdentityEnvironmentCommands {
  * service identities, federation, SCIM) to this intersection.
  */
 export type IdentityStore = IdentityStoreReads &
+  IdentityCredentialReads &
   IdentitySessionCommands &
+  IdentityCredentialCommands &
   IdentityEnrollmentCommands &
   IdentityAuditCommands &
   IdentityEnvironmentCommands;

@@ -14,44 +14,40 @@ const BASE = '/identity/v1';
  */
 export function clientConfigRoutes(kernel: IdentityKernel, router: Router): Router {
   const config = kernel.config;
-  router.get(
-    `${BASE}/client-config`,
-    callerGate({ anonymous: true, user: true, restricted: true }),
-    async (exchange) => {
-      const bootstrap =
-        config.bootstrap.lifecycle === 'pending' &&
-        kernel.keys.bootstrapSecret !== undefined &&
-        (await kernel.store.isEmpty());
-      respondIdentityJson(exchange, 200, {
-        version: 1,
-        rpId: config.rp.id,
-        identityBase: BASE,
-        csrf: { header: 'X-CSRF-Token', sessionStorageName: 'tessera.identity.csrf.v1' },
-        routes: {
-          me: `${BASE}/me`,
-          sessions: `${BASE}/sessions`,
-          logout: `${BASE}/logout`,
-          registrationStart: `${BASE}/passkeys/registration/start`,
-          registrationFinish: `${BASE}/passkeys/registration/finish`,
-          authenticationStart: `${BASE}/passkeys/authentication/start`,
-          authenticationFinish: `${BASE}/passkeys/authentication/finish`,
-          stepUpStart: `${BASE}/passkeys/step-up/start`,
-          stepUpFinish: `${BASE}/passkeys/step-up/finish`,
-          passkeys: `${BASE}/passkeys`,
-          organizations: `${BASE}/organizations`,
-          recoveryCodesReplace: `${BASE}/recovery/codes/replace`,
-          recoveryCodesUse: `${BASE}/recovery/codes/use`,
-          invitationAccept: `${BASE}/invitations/accept`,
-          invitationEnroll: `${BASE}/invitations/enroll`,
-          deviceInspect: `${BASE}/device`,
-          deviceApprove: `${BASE}/device/approve`,
-          deviceDeny: `${BASE}/device/deny`,
-          bootstrap: `${BASE}/bootstrap`,
-        },
-        device: { verificationUri: `${config.publicBaseUrl}/device` },
-        features: { bootstrap, administrativeRecovery: false, federation: false, scim: false },
-      });
-    },
-  );
+  router.get(`${BASE}/client-config`, callerGate({ anonymous: true, user: true }), async (exchange) => {
+    const bootstrap =
+      config.bootstrap.lifecycle === 'pending' &&
+      kernel.keys.bootstrapSecret !== undefined &&
+      (await kernel.store.isEmpty());
+    respondIdentityJson(exchange, 200, {
+      version: 1,
+      rpId: config.rp.id,
+      identityBase: BASE,
+      csrf: { header: 'X-CSRF-Token', sessionStorageName: 'tessera.identity.csrf.v1' },
+      routes: {
+        me: `${BASE}/me`,
+        sessions: `${BASE}/sessions`,
+        logout: `${BASE}/logout`,
+        registrationStart: `${BASE}/passkeys/registration/start`,
+        registrationFinish: `${BASE}/passkeys/registration/finish`,
+        authenticationStart: `${BASE}/passkeys/authentication/start`,
+        authenticationFinish: `${BASE}/passkeys/authentication/finish`,
+        stepUpStart: `${BASE}/passkeys/step-up/start`,
+        stepUpFinish: `${BASE}/passkeys/step-up/finish`,
+        passkeys: `${BASE}/passkeys`,
+        organizations: `${BASE}/organizations`,
+        recoveryCodesReplace: `${BASE}/recovery/codes/replace`,
+        recoveryCodesUse: `${BASE}/recovery/codes/use`,
+        invitationAccept: `${BASE}/invitations/accept`,
+        invitationEnroll: `${BASE}/invitations/enroll`,
+        deviceInspect: `${BASE}/device`,
+        deviceApprove: `${BASE}/device/approve`,
+        deviceDeny: `${BASE}/device/deny`,
+        bootstrap: `${BASE}/bootstrap`,
+      },
+      device: { verificationUri: `${config.publicBaseUrl}/device` },
+      features: { bootstrap, administrativeRecovery: false, federation: false, scim: false },
+    });
+  });
   return router;
 }

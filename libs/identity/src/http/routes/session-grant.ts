@@ -4,6 +4,7 @@ import { issueSession, type IssuedSession, type SessionIssue } from '../../sessi
 import { sessionCookie } from '../../sessions/session-cookie.js';
 import type { SessionRecord } from '../../store/identity-records.js';
 import { formatTimestamp } from '../../tokens/timestamp.format.js';
+import { respondIdentityJson } from '../identity-response.js';
 
 /** Mints a session with the kernel's runtime and current session pepper. */
 export function mintSession(kernel: IdentityKernel, issue: SessionIssue): IssuedSession {
@@ -23,4 +24,28 @@ export function grantSession(kernel: IdentityKernel, exchange: Exchange, issued:
     absoluteExpiresAt: formatTimestamp(stored.absoluteExpiresAt),
     csrfToken: issued.csrfToken,
   };
+}
+
+/**
+ * Sets the session cookie and answers 200 `SessionCreated` (identity-http §4.5; routes 5, 7, 17, 20).
+ *
+ * @example
+ * respondSessionCreated(kernel, exchange, issued, result.value.session);
+ */
+export function respondSessionCreated(
+  kernel: IdentityKernel,
+  exchange: Exchange,
+  issued: IssuedSession,
+  stored: SessionRecord,
+): void {
+  const granted = grantSession(kernel, exchange, issued, stored);
+  respondIdentityJson(exchange, 200, {
+    userId: stored.userId,
+    sessionId: granted.sessionId,
+    assurance: stored.assurance,
+    authenticatedAt: granted.authenticatedAt,
+    idleExpiresAt: granted.idleExpiresAt,
+    absoluteExpiresAt: granted.absoluteExpiresAt,
+    csrfToken: granted.csrfToken,
+  });
 }

@@ -1,0 +1,140 @@
+/** Route names of the browser-safe client configuration (identity-http §11). */
+export type RouteName =
+  | 'me'
+  | 'sessions'
+  | 'logout'
+  | 'registrationStart'
+  | 'registrationFinish'
+  | 'authenticationStart'
+  | 'authenticationFinish'
+  | 'stepUpStart'
+  | 'stepUpFinish'
+  | 'passkeys'
+  | 'recoveryCodesReplace'
+  | 'recoveryCodesUse'
+  | 'invitationEnroll'
+  | 'bootstrap';
+
+/** `GET /identity/v1/client-config` (route 47): where every call goes and how CSRF travels. */
+export interface ClientConfig {
+  readonly version: number;
+  readonly rpId: string;
+  readonly csrf: { readonly header: string; readonly sessionStorageName: string };
+  readonly routes: Readonly<Record<RouteName, string>>;
+  readonly features: Readonly<Record<string, boolean>>;
+}
+
+/** `SessionCreated` (routes 5, 7, 17): the CSRF token of the new session travels only here. */
+export interface SessionCreated {
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly assurance: string;
+  readonly authenticatedAt: string;
+  readonly idleExpiresAt: string;
+  readonly absoluteExpiresAt: string;
+  readonly csrfToken: string;
+}
+
+const CLIENT_CONFIG_PATH = '/identity/v1/client-config';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A failed identity call: the envelope's fixed `message` and its `requestId` (identity-http §8.1),
+ * which the pages always show; non-envelope failures carry the `X-Request-ID` header instead.
+ */
+export class IdentityApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | undefined,
+  ) {
+    super(message);
+    this.name = 'IdentityApiError';
+  }
+}
+
+/** `true` when the failure means "no usable session": show the sign-in view. */
+export function isSignedOut(error: unknown): boolean {
+  return (
+    error instanceof IdentityApiError &&
+    ['authentication_required', 'session_expired', 'session_revoked', 'invalid_credentials'].includes(error.code)
+  );
+}
+
+/**
+ * The identity API as the pages use it: same-origin fetches with cookies, JSON bodies, and the CSRF
+ * token from `sessionStorage` as `X-CSRF-Token` on every unsafe call (identity-http §2.2).
+ */
+export class IdentityApi {
+  private constructor(readonly config: ClientConfig) {}
+
+  /**
+   * Reads the client configuration once per page load, without cookies: it does not depend on the
+   * session, and a restricted (recovery) session may call nothing but registration and logout.
+   */
+  static async load(): Promise<IdentityApi> {
+    return new IdentityApi(await send<ClientConfig>('GET', CLIENT_CONFIG_PATH, undefined, {}, 'omit'));
+  }
+
+  route(name: RouteName, id?: string): string {
+    const base = this.config.routes[name];
+    return id === undefined ? base : `${base}/${encodeURIComponent(id)}`;
+  }
+
+  /** Keeps the CSRF token of a session the server just created (bootstrap, enrolment, sign-in, step-up). */
+  keepCsrfToken(token: string): void {
+    sessionStorage.setItem(this.config.csrf.sessionStorageName, token);
+  }
+
+  /** Forgets the CSRF token once the session is gone (logout, revoke-all, finished enrolment). */
+  forgetCsrfToken(): void {
+    sessionStorage.removeItem(this.config.csrf.sessionStorageName);
+  }
+
+  /** Calls an identity route; `body` omitted → no body at all (the "no body" routes). */
+  call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (UNSAFE.has(method)) {
+      const token = sessionStorage.getItem(this.config.csrf.sessionStorageName);
+      if (token !== null) headers[this.config.csrf.header] = token;
+    }
+    return send<T>(method, path, body, headers);
+  }
+}
+
+async function send<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+  credentials: RequestCredentials = 'same-origin',
+): Promise<T> {
+  const init: RequestInit = {
+    method,
+    credentials,
+    cache: 'no-store',
+    headers: { accept: 'application/json', ...headers },
+  };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new IdentityApiError(0, 'network_error', 'The server could not be reached; check your connection', undefined);
+  }
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const json = (response.headers.get('content-type') ?? '').startsWith('application/json')
+    ? ((await response.json().catch(() => undefined)) as unknown)
+    : undefined;
+  if (response.ok) return json as T;
+  const envelope = (json as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | undefined)?.error;
+  if (envelope !== undefined && typeof envelope.code === 'string' && typeof envelope.message === 'string') {
+    const id = typeof envelope.requestId === 'string' ? envelope.requestId : requestId;
+    throw new IdentityApiError(response.status, envelope.code, envelope.message, id);
+  }
+  throw new IdentityApiError(response.status, 'http_error', `The server answered HTTP ${response.status}`, requestId);
+}

@@ -1,0 +1,51 @@
+import { Router, type Exchange } from '@tessera/web';
+import { PAGE_ASSETS_PREFIX, type PageAssets } from './page-assets.js';
+import { ASSET_HEADERS, PAGE_HEADERS } from './page-headers.js';
+import { IDENTITY_PAGE } from './templates/identity-page.template.js';
+import { BOOTSTRAP_PAGE, ENROLL_PAGE, RECOVERY_PAGE } from './templates/onboarding-pages.template.js';
+import { PAGE_ICON_SVG, renderPage, type PageTemplate } from './templates/page-layout.template.js';
+
+const PAGES: Readonly<Record<string, PageTemplate>> = {
+  '/identity': IDENTITY_PAGE,
+  '/identity/bootstrap': BOOTSTRAP_PAGE,
+  '/identity/enroll': ENROLL_PAGE,
+  '/identity/recovery': RECOVERY_PAGE,
+};
+
+const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start dist/apps/demo/src/main.js.\n';
+
+/**
+ * Radix routes for the demo's identity pages (`GET /identity`, `/identity/bootstrap`,
+ * `/identity/enroll`, `/identity/recovery`) and their hashed assets under `/assets/identity/`.
+ * Pages are rendered once at startup and served from memory; the browser scripts talk only to the
+ * identity API, so the pages themselves never read the session.
+ *
+ * @example
+ * RouterModule.forFeature({ routers: [{ useValue: pagesRouter(loadPageAssets(dir)) }] });
+ */
+export function pagesRouter(assets: PageAssets): Router {
+  const router = new Router();
+  for (const [path, page] of Object.entries(PAGES)) {
+    const html = renderPage(page, assets);
+    router.get(path, (exchange) =>
+      html === undefined
+        ? exchange.respond({ status: 503, body: NOT_BUILT, headers: { 'cache-control': 'no-store' } })
+        : exchange.respond({ body: html, headers: PAGE_HEADERS }),
+    );
+  }
+  const icon = Buffer.from(PAGE_ICON_SVG);
+  router.get(`${PAGE_ASSETS_PREFIX}/icon.svg`, (exchange) =>
+    exchange.respond({ body: icon, headers: { ...ASSET_HEADERS, 'content-type': 'image/svg+xml' } }),
+  );
+  router.get(`${PAGE_ASSETS_PREFIX}/:file`, (exchange) => serveAsset(exchange, assets));
+  return router;
+}
+
+function serveAsset(exchange: Exchange, assets: PageAssets): void {
+  const asset = assets.files.get(exchange.pathParam('file') ?? '');
+  if (asset === undefined) {
+    exchange.respond({ status: 404, body: 'Not found\n', headers: { 'cache-control': 'no-store' } });
+    return;
+  }
+  exchange.respond({ body: asset.body, headers: { ...ASSET_HEADERS, 'content-type': asset.contentType } });
+}

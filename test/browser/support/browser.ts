@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+
+/** A credential as CDP's `WebAuthn.getCredentials` returns it (private key included). */
+export type VirtualCredential = Awaited<ReturnType<VirtualAuthenticator['credentials']>>[number];
+
+/** Where journey screenshots go (gitignored; CI keeps them as artifacts). */
+export const SCREENSHOT_DIR = join(process.cwd(), 'test', 'browser', 'screenshots');
+
+/** Headless Chromium from the system package (`/usr/bin/chromium`), quiet and offline. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A CDP virtual authenticator attached to one page (identity-model §11.3): CTAP 2.1, internal
+ * transport, resident keys, user verification on, presence simulated automatically.
+ */
+export class VirtualAuthenticator {
+  private constructor(
+    private readonly cdp: CDPSession,
+    readonly authenticatorId: string,
+  ) {}
+
+  static async attach(page: Page): Promise<VirtualAuthenticator> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable', { enableUI: false });
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        ctap2Version: 'ctap2_1',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    return new VirtualAuthenticator(cdp, authenticatorId);
+  }
+
+  /** Whether the next ceremonies succeed user verification (biometric/PIN in a real authenticator). */
+  async setUserVerified(isUserVerified: boolean): Promise<void> {
+    await this.cdp.send('WebAuthn.setUserVerified', { authenticatorId: this.authenticatorId, isUserVerified });
+  }
+
+  /** The credentials it holds, with their private keys (so a test can move one to another "device"). */
+  async credentials() {
+    return (await this.cdp.send('WebAuthn.getCredentials', { authenticatorId: this.authenticatorId })).credentials;
+  }
+
+  async addCredential(credential: VirtualCredential): Promise<void> {
+    await this.cdp.send('WebAuthn.addCredential', { authenticatorId: this.authenticatorId, credential });
+  }
+
+  async removeCredential(credentialId: string): Promise<void> {
+    await this.cdp.send('WebAuthn.removeCredential', { authenticatorId: this.authenticatorId, credentialId });
+  }
+}
+
+/** One "device": its own cookie jar and sessionStorage, one page, one authenticator. */
+export interface BrowserDevice {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly authenticator: VirtualAuthenticator;
+  /** Uncaught page errors and CSP violations seen so far. */
+  readonly problems: string[];
+  close(): Promise<void>;
+}
+
+/** Opens a new context on `origin` with a virtual authenticator on its page. */
+export async function openDevice(browser: Browser, origin: string): Promise<BrowserDevice> {
+  const context = await browser.newContext({ baseURL: origin, viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+      problems.push(`csp: ${message.text()}`);
+    }
+  });
+  const authenticator = await VirtualAuthenticator.attach(page);
+  return { context, page, authenticator, problems, close: () => context.close() };
+}
+
+/** Full-page screenshot into {@link SCREENSHOT_DIR}. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Reads one `sessionStorage` entry of the page's origin. */
+export function sessionStorageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((name) => (globalThis as any).sessionStorage.getItem(name) as string | null, key);
+}

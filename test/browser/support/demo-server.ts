@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@tessera/database';
+
+const MAIN = 'dist/apps/demo/src/main.js';
+const INVITE = 'dist/apps/demo/src/invite.js';
+
+/** Input of {@link DemoServer.createInvitation}. */
+export interface DemoInvitation {
+  organizationId: string;
+  email: string;
+  role?: 'owner' | 'admin' | 'publisher' | 'viewer';
+  invitedByUserId?: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * The built demo (`node dist/apps/demo/src/main.js`) in a child process on a free port, with a temp
+ * data directory, a random bootstrap secret and a fresh database: a new `tessera_browser_*`
+ * database on the `DATABASE_URL` server when one is set (dropped on stop), embedded PGlite under the
+ * data directory otherwise.
+ */
+export class DemoServer {
+  readonly bootstrapSecret = randomBytes(24).toString('base64url');
+  private child: ChildProcess | undefined;
+  private log = '';
+
+  private constructor(
+    readonly port: number,
+    private readonly dataDir: string,
+    private readonly database: TestDatabase | undefined,
+  ) {}
+
+  /** `http://localhost:<port>`: WebAuthn accepts the RP ID `localhost` there, not on 127.0.0.1. */
+  get origin(): string {
+    return `http://localhost:${this.port}`;
+  }
+
+  static async start(): Promise<DemoServer> {
+    const database = process.env.DATABASE_URL ? await createTestDatabase({ prefix: 'tessera_browser' }) : undefined;
+    const server = new DemoServer(await freePort(), mkdtempSync(join(tmpdir(), 'tessera-browser-')), database);
+    await server.launch();
+    return server;
+  }
+
+  /** Everything the demo printed so far (for failure messages). */
+  output(): string {
+    return this.log;
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(this.port),
+      TESSERA_DATA_DIR: this.dataDir,
+      TESSERA_BOOTSTRAP_SECRET: this.bootstrapSecret,
+      NO_COLOR: '1',
+    };
+    if (this.database === undefined) delete env.DATABASE_URL;
+    else env.DATABASE_URL = this.database.url;
+    return env;
+  }
+
+  private async launch(): Promise<void> {
+    const child = spawn(process.execPath, [MAIN], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`The demo exited with ${code} during startup:\n${this.log}`))),
+    );
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const ready = await Promise.race([
+        fetch(`${this.origin}/health`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+        exited,
+      ]);
+      if (ready) return;
+      if (Date.now() > deadline) throw new Error(`The demo did not answer /health within 60 s:\n${this.log}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  private async halt(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child === undefined || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /**
+   * Creates an invitation with the dev script `invite.js` (no HTTP route creates invitations yet)
+   * and returns its enrolment link. Embedded PGlite has one owner process, so the demo is stopped
+   * around the script and started again on the same data (sessions and cookies survive).
+   */
+  async createInvitation(input: DemoInvitation): Promise<string> {
+    const embedded = this.database === undefined;
+    if (embedded) await this.halt();
+    try {
+      const args = [
+        INVITE,
+        '--organization',
+        input.organizationId,
+        '--email',
+        input.email,
+        '--role',
+        input.role ?? 'viewer',
+      ];
+      if (input.invitedByUserId !== undefined) args.push('--invited-by', input.invitedByUserId);
+      const output = await new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, args, { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.once('exit', (code) =>
+          code === 0 ? resolve(out) : reject(new Error(`invite.js exited ${code}: ${err}`)),
+        );
+      });
+      const last = output.trim().split('\n').pop() ?? '';
+      return (JSON.parse(last) as { url: string }).url;
+    } finally {
+      if (embedded) await this.launch();
+    }
+  }
+
+  /** Stops the demo, drops its database and removes its data directory. */
+  async stop(): Promise<void> {
+    await this.halt();
+    await this.database?.close();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from '@jest/globals';
+import type { Locator, Page, Response } from 'playwright-core';
+
+/** `sessionStorage` key of the CSRF token (identity-http §2.2). */
+export const CSRF_KEY = 'tessera.identity.csrf.v1';
+
+/** Identity API paths the journeys watch. */
+export const API = {
+  bootstrap: '/identity/v1/bootstrap',
+  enroll: '/identity/v1/invitations/enroll',
+  registrationStart: '/identity/v1/passkeys/registration/start',
+  registrationFinish: '/identity/v1/passkeys/registration/finish',
+  authenticationStart: '/identity/v1/passkeys/authentication/start',
+  authenticationFinish: '/identity/v1/passkeys/authentication/finish',
+  stepUpStart: '/identity/v1/passkeys/step-up/start',
+  stepUpFinish: '/identity/v1/passkeys/step-up/finish',
+  recoveryReplace: '/identity/v1/recovery/codes/replace',
+  recoveryUse: '/identity/v1/recovery/codes/use',
+  clientConfig: '/identity/v1/client-config',
+} as const;
+
+/** The next response of `method path` on this page. */
+export function waitForApi(page: Page, method: string, path: string): Promise<Response> {
+  return page.waitForResponse(
+    (response) => response.request().method() === method && new URL(response.url()).pathname === path,
+  );
+}
+
+/**
+ * Waits until `success` is visible, failing fast with the page's own error text (message and
+ * request ID) when the alert region reports a failure instead.
+ */
+export async function expectSuccess(page: Page, success: Locator): Promise<void> {
+  const failure = page.locator('#error-message');
+  const outcome = await Promise.race([
+    success.waitFor().then(
+      () => 'ok',
+      () => 'timeout',
+    ),
+    failure.waitFor().then(
+      () => 'error',
+      () => 'timeout',
+    ),
+  ]);
+  if (outcome === 'ok') return;
+  if (outcome === 'error') {
+    const requestId = await page
+      .locator('#error-request-id')
+      .textContent({ timeout: 1000 })
+      .catch(() => null);
+    throw new Error(`The page reported: ${await failure.textContent()} (request ID ${requestId ?? 'none'})`);
+  }
+  throw new Error(`Neither success nor an error appeared on ${page.url()}`);
+}
+
+/** The alert region's message and request ID once it shows an error. */
+export async function pageError(page: Page): Promise<{ message: string; requestId: string | null }> {
+  await page.locator('#error-message').waitFor();
+  const message = (await page.locator('#error-message').textContent()) ?? '';
+  const id = page.locator('#error-request-id');
+  return { message, requestId: (await id.count()) === 0 ? null : await id.textContent() };
+}
+
+/** The account view's `Account` heading (visible only when signed in). */
+export function accountHeading(page: Page): Locator {
+  return page.getByRole('heading', { name: 'Account', exact: true });
+}
+
+/** The sign-in button of `/identity` (visible only when signed out). */
+export function signInButton(page: Page): Locator {
+  return page.getByRole('button', { name: 'Sign in with a passkey' });
+}
+
+/** Username-free sign-in on `/identity`; returns the start options and the `SessionCreated` body. */
+export async function signIn(page: Page): Promise<{ options: any; session: any }> {
+  await page.goto('/identity');
+  await expectSuccess(page, signInButton(page));
+  const started = waitForApi(page, 'POST', API.authenticationStart);
+  const finished = waitForApi(page, 'POST', API.authenticationFinish);
+  await signInButton(page).click();
+  const start = await started;
+  expect(start.status()).toBe(200);
+  const finish = await finished;
+  expect(finish.status()).toBe(200);
+  await expectSuccess(page, accountHeading(page));
+  return { options: ((await start.json()) as { publicKey: unknown }).publicKey, session: await finish.json() };
+}
+
+/** The recovery codes currently shown in `#codes-list`, after checking the block is visible. */
+export async function shownRecoveryCodes(page: Page): Promise<string[]> {
+  await expectSuccess(page, page.getByRole('heading', { name: 'Save your recovery codes' }));
+  return page.locator('#codes-list li').allTextContents();
+}
+
+/** A fresh canonical UUIDv7 (identity-http §1) naming nothing that exists. */
+export function uuidV7(): string {
+  const bytes = randomBytes(16);
+  let ms = BigInt(Date.now());
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = Number(ms & 0xffn);
+    ms >>= 8n;
+  }
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
