@@ -83,16 +83,17 @@ export function unprefix(row: Row, prefix: string): Row {
   return out;
 }
 
-export function userFromRow(row: Row): UserRecord {
+/** A user row; `prefix` reads joined columns selected as `<prefix><column>` (e.g. `u_id`). */
+export function userFromRow(row: Row, prefix = ''): UserRecord {
   return {
-    id: text(row, 'id'),
-    primaryEmail: optionalText(row, 'primary_email'),
-    displayName: text(row, 'display_name'),
-    state: text(row, 'state') as UserRecord['state'],
-    sessionEpoch: integer(row, 'session_epoch'),
-    version: integer(row, 'version'),
-    createdAt: instant(row, 'created_at'),
-    updatedAt: instant(row, 'updated_at'),
+    id: text(row, `${prefix}id`),
+    primaryEmail: optionalText(row, `${prefix}primary_email`),
+    displayName: text(row, `${prefix}display_name`),
+    state: text(row, `${prefix}state`) as UserRecord['state'],
+    sessionEpoch: integer(row, `${prefix}session_epoch`),
+    version: integer(row, `${prefix}version`),
+    createdAt: instant(row, `${prefix}created_at`),
+    updatedAt: instant(row, `${prefix}updated_at`),
   };
 }
 

@@ -66,7 +66,7 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
     return this.gateway
       .preparedRead(SESSION_WITH_USER.name, SESSION_WITH_USER.text, [id])
       .then(([row]) =>
-        row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(unprefix(row, 'u_')) },
+        row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(row, 'u_') },
       );
   }
 

@@ -39,10 +39,27 @@ export function lengthPrefixed(...fields: DigestField[]): Buffer {
  * const digest = keyedDigest(sessionPepper, 'tessera-session-v1', secret);
  */
 export function keyedDigest(key: Uint8Array, domain: string, ...fields: DigestField[]): Buffer {
-  return crypto
-    .createHmac('sha256', key)
-    .update(lengthPrefixed(domain, ...fields))
-    .digest();
+  const hmac = crypto.createHmac('sha256', secretKey(key));
+  for (const field of [domain, ...fields]) {
+    const bytes = typeof field === 'string' ? Buffer.from(field, 'utf8') : field;
+    if (bytes.byteLength > MAX_FIELD_BYTES) throw new RangeError('digest field too large');
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32BE(bytes.byteLength, 0);
+    hmac.update(length).update(bytes);
+  }
+  return hmac.digest();
+}
+
+const SECRET_KEYS = new WeakMap<Uint8Array, crypto.KeyObject>();
+
+/** The imported HMAC key of a pepper (imported once per key buffer, not per digest). */
+function secretKey(key: Uint8Array): crypto.KeyObject {
+  let object = SECRET_KEYS.get(key);
+  if (object === undefined) {
+    object = crypto.createSecretKey(key);
+    SECRET_KEYS.set(key, object);
+  }
+  return object;
 }
 
 /**
