@@ -1,7 +1,7 @@
 // Identity session benchmark: autocannon (c=50) against one Nest app on the PostgreSQL server,
 // a host route guarded by @RequireIdentity() with a valid session cookie vs the same route
 // unguarded, interleaved in the same run; median of rounds; target guarded ≥ 60% of unguarded.
-// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/identity-session/run.mjs [--rounds 5] [--duration 5]
+// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/identity-session/run.mjs [--rounds 5] [--duration 5] [--session-cache-seconds 0]
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +14,12 @@ const arg = (name, fallback) => {
 const rounds = arg('rounds', 5);
 const duration = arg('duration', 5);
 const connections = arg('connections', 50);
+// `lifetimes.sessionCacheSeconds` of the app (0 = the default: every request reads the store).
+const sessionCacheSeconds = arg('session-cache-seconds', 0);
 
 const child = spawn(process.execPath, [fileURLToPath(new URL('./server.mjs', import.meta.url))], {
   stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, TESSERA_BENCH_SESSION_CACHE_SECONDS: String(sessionCacheSeconds) },
 });
 const [port, cookie] = await new Promise((resolve, reject) => {
   let buffered = '';
@@ -55,7 +58,7 @@ const g = median(samples.guarded);
 const o = median(samples.open);
 console.log(`# Identity session benchmark — ${new Date().toISOString()}`);
 console.log(
-  `${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; PostgreSQL server (DATABASE_URL); c=${connections}, ${duration}s x ${rounds} rounds\n`,
+  `${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; PostgreSQL server (DATABASE_URL); c=${connections}, ${duration}s x ${rounds} rounds; lifetimes.sessionCacheSeconds=${sessionCacheSeconds}\n`,
 );
 console.log('| route | median req/s | rounds (req/s) |');
 console.log('|---|---:|---|');

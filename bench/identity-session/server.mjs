@@ -73,6 +73,7 @@ Module({
         environment: 'test',
         publicBaseUrl: 'http://localhost:3000',
         rp: { id: 'localhost', name: 'bench' },
+        lifetimes: { sessionCacheSeconds: Number(process.env.TESSERA_BENCH_SESSION_CACHE_SECONDS ?? 0) },
         secrets: {
           sessionPepper: { current: ref('SESSION_PEPPER') },
           recoveryPepper: { current: ref('RECOVERY_PEPPER') },

@@ -5,6 +5,7 @@ import type { IdentityKeyMaterial } from './runtime/identity-readiness.check.js'
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
 import type { IdentityStore } from './store/identity-store.port.js';
+import type { SessionValidationCache } from './sessions/session-validation.cache.js';
 import type { AdministrativeRecovery } from './recovery/admin-recovery.port.js';
 
 /**
@@ -15,7 +16,10 @@ export interface IdentityKernel {
   readonly config: ResolvedIdentityConfig;
   readonly runtime: IdentityRuntime;
   readonly keys: IdentityKeyMaterial;
+  /** The store; with `lifetimes.sessionCacheSeconds` > 0, wrapped so its commands invalidate {@link sessionCache}. */
   readonly store: IdentityStore;
+  /** The per-process session read cache (disabled unless `lifetimes.sessionCacheSeconds` > 0). */
+  readonly sessionCache: SessionValidationCache;
   readonly rateLimiter: IdentityRateLimiter;
   readonly audit: AuditEventBuilder;
   readonly capabilityResolvers: readonly CapabilityResolver[];

@@ -22,6 +22,7 @@ import {
   type IdentityModuleOptions,
 } from './identity.module-definition.js';
 import { IdentityService, logStartupFailure } from './identity.service.js';
+import { SessionValidationCache } from './sessions/session-validation.cache.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady } from './runtime/identity-readiness.check.js';
@@ -45,12 +46,14 @@ const kernelProvider: Provider = {
       throw error;
     });
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
+    const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
     return {
       config,
       runtime,
       keys,
-      store,
+      store: sessionCache.invalidating(store),
+      sessionCache,
       rateLimiter,
       audit,
       capabilityResolvers: options.capabilityResolvers ?? [],
@@ -63,10 +66,15 @@ const kernelProvider: Provider = {
 function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[] {
   const { config, runtime, keys, store } = kernel;
   const enforce = config.environment === 'staging' || config.environment === 'production';
-  const sessions = new SessionResolver(store, keys.sessionPepper, {
-    idleSeconds: config.lifetimes.sessionIdleSeconds,
-    touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
-  });
+  const sessions = new SessionResolver(
+    store,
+    keys.sessionPepper,
+    {
+      idleSeconds: config.lifetimes.sessionIdleSeconds,
+      touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
+    },
+    kernel.sessionCache.enabled ? kernel.sessionCache : undefined,
+  );
   return [
     { order: 100, middleware: identityRequestId(runtime.random, config.requestIdHeader) },
     { order: 200, middleware: identityRequestTime(runtime.clock) },

@@ -14,6 +14,12 @@ export interface IdentityLifetimes {
   readonly sessionIdleSeconds: number;
   /** @default 60; 0..idle */
   readonly touchIntervalSeconds: number;
+  /**
+   * How long one process may reuse a validated session without reading it again (`0` = every
+   * request reads the store). This process's own commands invalidate at once; a change made by
+   * another process is seen after at most this long. @default 0; 0..5
+   */
+  readonly sessionCacheSeconds: number;
   /** WebAuthn ceremony. @default 300; 30..600 */
   readonly challengeSeconds: number;
   /** Recent-passkey window (STEP). @default 300; ≤ 900 */

@@ -18,6 +18,7 @@ export const LIFETIME_BOUNDS: Readonly<Record<keyof IdentityLifetimes, Bound>> =
   sessionAbsoluteSeconds: [1, 90 * DAY],
   sessionIdleSeconds: [1, 'sessionAbsoluteSeconds'],
   touchIntervalSeconds: [0, 'sessionIdleSeconds'],
+  sessionCacheSeconds: [0, 5],
   challengeSeconds: [30, 600],
   stepUpWindowSeconds: [1, 900],
   adminRecoveryTicketSeconds: ['challengeSeconds', 3600],

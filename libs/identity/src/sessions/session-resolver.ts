@@ -4,6 +4,7 @@ import { digestSessionSecret, parseSessionToken } from '../tokens/secret-token.f
 import type { SessionRecord, UserRecord } from '../store/identity-records.js';
 import type { IdentityStore } from '../store/identity-store.port.js';
 import type { SessionPepperRing } from './session-keys.js';
+import type { CachedSession, SessionValidationCache } from './session-validation.cache.js';
 
 /** Why a presented session cookie does not authenticate (identity-http §2.1). */
 export type SessionFailureCode = 'invalid_credentials' | 'session_revoked' | 'session_expired' | 'service_unavailable';
@@ -40,21 +41,36 @@ export class SessionResolver {
     >,
     private readonly peppers: SessionPepperRing,
     private readonly settings: SessionTouchSettings,
+    private readonly cache?: SessionValidationCache,
   ) {}
 
   async resolve(token: string, now: Date): Promise<SessionResolution> {
     const parsed = parseSessionToken(token);
     if (parsed === undefined) return fail('invalid_credentials');
     try {
-      // One round trip: a session row always has its user (foreign key).
-      const found = await this.store.findSessionWithUser(parsed.selector);
+      const found = this.cache?.get(parsed.selector) ?? (await this.read(parsed.selector));
       if (found === null || !this.digestMatches(found.session, parsed.secret)) return fail('invalid_credentials');
       const invalid = validity(found.session, found.user, now);
       if (invalid !== null) return fail(invalid);
-      return await this.touch(found.session, found.user, now);
+      const generation = this.cache?.generation ?? 0;
+      const resolution = await this.touch(found.session, found.user, now);
+      if (this.cache !== undefined && (!resolution.ok || resolution.session !== found.session)) {
+        // The touch wrote a new version (or found the session changed): never serve the old read.
+        this.cache.forget(parsed.selector);
+        if (resolution.ok) this.cache.set({ session: resolution.session, user: resolution.user }, generation);
+      }
+      return resolution;
     } catch {
       return fail('service_unavailable');
     }
+  }
+
+  /** One round trip (a session row always has its user, by foreign key); cached when enabled. */
+  private async read(sessionId: string): Promise<CachedSession | null> {
+    const generation = this.cache?.generation ?? 0;
+    const found = await this.store.findSessionWithUser(sessionId);
+    if (found !== null) this.cache?.set(found, generation);
+    return found;
   }
 
   private digestMatches(session: SessionRecord, secret: Uint8Array): boolean {
