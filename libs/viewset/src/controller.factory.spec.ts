@@ -3,6 +3,7 @@ import {
   Injectable,
   RequestMethod,
   SetMetadata,
+  UseGuards,
   type CanActivate,
   type NestInterceptor,
   type CallHandler,
@@ -83,6 +84,27 @@ describe('createViewSetController', () => {
     expect(Reflect.getMetadata(INTERCEPTORS_METADATA, controller)).toEqual([PassThrough]);
     expect(Reflect.getMetadata('entry', controller)).toBe(true);
     expect(Reflect.getMetadata('module', controller)).toBe(true);
+  });
+
+  it('applies action decorators to their operation only, and refuses unknown operations', () => {
+    const controller = createViewSetController(
+      {
+        prefix: '/todos',
+        viewSet: Todos,
+        serializer,
+        actionDecorators: { create: [UseGuards(DenyAll)] },
+      },
+      [],
+    );
+    const proto = controller.prototype as Record<string, unknown>;
+    expect(Reflect.getMetadata(GUARDS_METADATA, proto['create'] as object)).toEqual([DenyAll]);
+    expect(Reflect.getMetadata(GUARDS_METADATA, proto['list'] as object)).toBeUndefined();
+    expect(() =>
+      createViewSetController(
+        { prefix: '/todos', viewSet: Todos, serializer, actionDecorators: { publish: [] } as never },
+        [],
+      ),
+    ).toThrow('actionDecorators: unknown ViewSet operation "publish"');
   });
 
   it('generates a distinct class per entry', () => {

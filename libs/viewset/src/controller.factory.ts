@@ -84,6 +84,13 @@ export function createViewSetController(entry: ViewSetEntry, decorators: readonl
   if (entry.interceptors !== undefined && entry.interceptors.length > 0)
     UseInterceptors(...entry.interceptors)(ViewSetController);
   for (const decorate of [...decorators, ...(entry.decorators ?? [])]) decorate(ViewSetController);
+  const proto = ViewSetController.prototype as object;
+  for (const [operation, methodDecorators] of Object.entries(entry.actionDecorators ?? {})) {
+    if (!VIEWSET_ROUTES.some((route) => route.operation === operation))
+      throw new TypeError(`actionDecorators: unknown ViewSet operation "${operation}"`);
+    for (const decorate of methodDecorators ?? [])
+      decorate(proto, operation, Object.getOwnPropertyDescriptor(proto, operation)!);
+  }
   return ViewSetController;
 }
 

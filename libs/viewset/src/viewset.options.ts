@@ -1,6 +1,6 @@
 import type { CanActivate, ModuleMetadata, NestInterceptor, Type } from '@nestjs/common';
 import type { Serializer } from './serializer.js';
-import type { ViewSet } from './viewset.js';
+import type { ViewSet, ViewSetOperation } from './viewset.js';
 
 /**
  * Token of the `ViewSetModule.forRoot(...)` options, read by every `forFeature` registration.
@@ -36,6 +36,11 @@ export interface ViewSetEntry<T = any> {
   interceptors?: (Type<NestInterceptor> | NestInterceptor)[];
   /** Extra class decorators for this entry's controller only. */
   decorators?: ClassDecorator[];
+  /**
+   * Method decorators for single operations of this entry's controller, applied after the class
+   * ones (e.g. `{ create: [RequireCapability('package.publish')] }`: only `POST` needs it).
+   */
+  actionDecorators?: Partial<Record<ViewSetOperation, MethodDecorator[]>>;
 }
 
 /**
