@@ -365,8 +365,10 @@ describe('identity demo pages in Chromium', () => {
   it('6. preflight: POSTing `{` to each POST identity route never answers 404, 405 or 501', async () => {
     // Anonymous on purpose: with a session cookie the CSRF stage (before route matching) would
     // answer 403 for unrouted paths too. Routes 18 and 20 answer 404 by contract while
-    // administrative recovery is not configured (the demo does not configure it); organization,
-    // invitation-accept, device and service-identity routes arrive with later issues.
+    // administrative recovery is not configured (the demo does not configure it); device routes
+    // arrive with a later issue. Organization-scoped routes answer 401 here (stage 7, anonymous).
+    const organization = `/identity/v1/organizations/${uuidV7()}`;
+    const serviceIdentity = `${organization}/service-identities/${uuidV7()}`;
     const routes = [
       '/identity/v1/passkeys/registration/start',
       '/identity/v1/passkeys/registration/finish',
@@ -381,6 +383,12 @@ describe('identity demo pages in Chromium', () => {
       '/identity/v1/recovery/codes/use',
       '/identity/v1/invitations/enroll',
       '/identity/v1/bootstrap',
+      '/identity/v1/organizations',
+      `${organization}/invitations`,
+      '/identity/v1/invitations/accept',
+      `${organization}/service-identities`,
+      `${serviceIdentity}/credentials`,
+      `${serviceIdentity}/credentials/${uuidV7()}/rotate`,
     ];
     const anonymous = await device();
     await anonymous.page.goto('/identity');
@@ -419,11 +427,10 @@ describe('identity demo pages in Chromium', () => {
     const unknown = await page.request.get(`/identity/v1/organizations/${organizationId}`);
     expect(unknown.status()).toBe(404);
     expect(unknown.headers()['content-type']).toMatch(/^application\/json/);
-    // Route 23 (GET /identity/v1/organizations/{orgId}) arrives with the organizations issue; until
-    // then the path is unknown to the identity router and, per identity-http §2 stage 6, falls
-    // through to the host, whose 404 is Nest's standard JSON. When route 23 lands, assert
-    // {"error": {"code": "not_found", "retryable": false, ...}} here instead.
-    expect(await unknown.json()).toMatchObject({ statusCode: 404 });
+    // Route 23: an unknown organization is the tenancy 404 in the identity envelope.
+    expect(await unknown.json()).toMatchObject({
+      error: { code: 'not_found', message: 'The requested identity resource was not found', retryable: false },
+    });
   });
 
   it('no page threw and no Content-Security-Policy violation happened on any device', () => {

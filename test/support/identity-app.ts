@@ -26,8 +26,14 @@ export interface IdentityTestApp {
   close(): Promise<void>;
 }
 
-/** `IdentityModule.forRoot` options a test app may add (administrative recovery's integrations). */
-export type IdentityTestModuleOptions = Pick<IdentityModuleOptions, 'platformAuthorizer' | 'notificationSink'>;
+/**
+ * `IdentityModule.forRoot` options a test app may add (administrative recovery's integrations,
+ * application capability grants, host organization selectors).
+ */
+export type IdentityTestModuleOptions = Pick<
+  IdentityModuleOptions,
+  'platformAuthorizer' | 'notificationSink' | 'capabilityResolvers' | 'organizationSelector'
+>;
 
 /**
  * Boots `RouterModule` + `IdentityModule` (test environment, bootstrap pending) on a fresh

@@ -13,6 +13,7 @@ import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 import { AccountController } from './account/account.controller.js';
 import { demoIdentity } from './identity/demo-identity.config.js';
 import { PagesModule } from './pages/pages.module.js';
+import { packagePublishers, packagesOrganization, PackagesModule } from './packages/packages.module.js';
 
 /** Where the demo keeps its data and which server it talks to. */
 export interface DemoOptions {
@@ -35,7 +36,8 @@ class GreeterModule {}
  * The demo application: `/todos` and `/todo-feed` ViewSets persisted with MikroORM, the radix
  * route `GET /hello/:name`, `GET /metrics` (radix) and `GET /metrics/whoami` (controller) behind an
  * API key with `metrics.read`, `GET /health`, and the identity platform (`/identity/v1/...`,
- * development mode) with `GET /account` guarded by `@RequireIdentity()`.
+ * development mode) with `GET /account` guarded by `@RequireIdentity()`, and
+ * `/orgs/:organizationId/packages` whose `POST` needs the application grant `package.publish`.
  */
 @Module({})
 export class AppModule {
@@ -61,8 +63,14 @@ export class AppModule {
             { useValue: metricsRouter(provider, startedAt) },
           ],
         }),
-        IdentityModule.forRoot({ ...identity, store: IdentityMikroOrmModule.forRoot() }),
+        IdentityModule.forRoot({
+          ...identity,
+          store: IdentityMikroOrmModule.forRoot(),
+          capabilityResolvers: [packagePublishers],
+          organizationSelector: packagesOrganization,
+        }),
         TodosModule,
+        PackagesModule,
         PagesModule,
       ],
       controllers: [HealthController, MetricsController, AccountController],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { adminRecoveryCases } from './conformance/admin-recovery.cases.js';
+import { auditStreamCases } from './conformance/audit-stream.cases.js';
 import { authenticationCases } from './conformance/authentication.cases.js';
 import { bootstrapCases } from './conformance/bootstrap.cases.js';
 import { ceremonyCases } from './conformance/ceremony.cases.js';
@@ -7,9 +8,12 @@ import { ConformanceWorld, type IdentityStoreConformanceOptions } from './confor
 import { credentialCases } from './conformance/credential.cases.js';
 import { environmentCases } from './conformance/environment.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
+import { invitationAcceptanceCases } from './conformance/invitation-acceptance.cases.js';
+import { organizationCases } from './conformance/organization.cases.js';
 import { rateLimitCases } from './conformance/rate-limit.cases.js';
 import { readCases } from './conformance/reads.cases.js';
 import { recoveryCases } from './conformance/recovery.cases.js';
+import { serviceIdentityCases } from './conformance/service-identity.cases.js';
 import { sessionEpochCases } from './conformance/session-epoch.cases.js';
 import { sessionRotationCases } from './conformance/session-rotation.cases.js';
 import { sessionTouchCases } from './conformance/session-touch.cases.js';
@@ -18,9 +22,9 @@ import { sessionTouchCases } from './conformance/session-touch.cases.js';
  * Defines the `IdentityStore` conformance suite (identity-model §11.1) as Jest `describe`/`it`
  * blocks: the environment marker gate and bootstrap each on a database of their own, then
  * SESSION_IDLE_TOUCH, CONCURRENT_RETRY_SEMANTICS, rotation, SESSION_EPOCH_AND_REVOCATION,
- * INVITATION_SINGLE_USE, CHALLENGE_SINGLE_CONSUMPTION, CREDENTIAL_UNIQUENESS,
+ * INVITATION_SINGLE_USE, LAST_OWNER_PROTECTION, CHALLENGE_SINGLE_CONSUMPTION, CREDENTIAL_UNIQUENESS,
  * FEDERATED_FIRST_PASSKEY_SINGLE, passkey sign-in and step-up, RECOVERY_REUSE_AND_GENERATION,
- * recovery enrollment, ADMINISTRATIVE_RECOVERY_ACTIVATION, reads, audit append and
+ * recovery enrollment, ADMINISTRATIVE_RECOVERY_ACTIVATION, SERVICE_CREDENTIAL_TRANSITIONS, reads, audit append and
  * RATE_LIMIT_SHARED_COUNTER on one shared, provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
  *
  * @example
@@ -48,11 +52,15 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       sessionRotationCases(world);
       sessionEpochCases(world);
       invitationCases(world);
+      invitationAcceptanceCases(world);
+      auditStreamCases(world);
+      organizationCases(world);
       ceremonyCases(world);
       credentialCases(world);
       authenticationCases(world);
       recoveryCases(world);
       adminRecoveryCases(world);
+      serviceIdentityCases(world);
       readCases(world);
       rateLimitCases(world);
     });

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestjs/common';
 import type { IdentityConfig } from './config/identity.config.js';
-import type { CapabilityResolver } from './context/capability-resolver.js';
+import type { CapabilityResolver, OrganizationSelector } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
 
@@ -16,6 +16,8 @@ export interface IdentityModuleOptions {
   platformAuthorizer?: PlatformRecoveryAuthorizer;
   /** Delivers recovery tickets out of band; with `platformAuthorizer`, enables routes 18–20. */
   notificationSink?: RecoveryNotificationSink;
+  /** Picks the organization of host routes (identity routes name theirs in the path). @default [] */
+  organizationSelector?: OrganizationSelector | readonly OrganizationSelector[];
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

@@ -24,9 +24,11 @@ import {
 import { IdentityService, logStartupFailure } from './identity.service.js';
 import { SessionValidationCache } from './sessions/session-validation.cache.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
+import { IdentityAudit } from './audit/audit.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
+import { ServiceCredentialResolver } from './service-identities/service-credential.resolver.js';
 import { SessionResolver } from './sessions/session-resolver.js';
 import { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
 import { IdentityStore } from './store/identity-store.port.js';
@@ -63,7 +65,7 @@ const kernelProvider: Provider = {
 };
 
 /** The five pre-route stages of identity-http §2 at orders 100–400. */
-function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[] {
+function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions): PipelineMiddlewareContribution[] {
   const { config, runtime, keys, store } = kernel;
   const enforce = config.environment === 'staging' || config.environment === 'production';
   const sessions = new SessionResolver(
@@ -94,6 +96,12 @@ function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[
         capabilityResolvers: kernel.capabilityResolvers,
         cookieName: config.sessionCookie.name,
         answersCookieFailures,
+        organizationSelectors: [options.organizationSelector ?? []].flat(),
+        bearer: new ServiceCredentialResolver(store, keys.servicePepper, {
+          rotationOverlapSeconds: config.lifetimes.serviceCredentialRotationOverlapSeconds,
+          touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
+          allowlist: config.capabilities.service,
+        }),
       }),
     },
     {
@@ -120,7 +128,12 @@ function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[
     kernelProvider,
     IdentityService,
     IdentityInvitations,
-    { provide: TESSERA_PIPELINE_MIDDLEWARE, inject: [IDENTITY_KERNEL], useFactory: pipelineStages },
+    IdentityAudit,
+    {
+      provide: TESSERA_PIPELINE_MIDDLEWARE,
+      inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],
+      useFactory: pipelineStages,
+    },
     { provide: TESSERA_ERROR_MAPPER, useValue: identityErrorMapper },
     {
       provide: 'TesseraIdentityRouterRegistration',
@@ -129,6 +142,6 @@ function pipelineStages(kernel: IdentityKernel): PipelineMiddlewareContribution[
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IdentityInvitations, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit, IDENTITY_KERNEL],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

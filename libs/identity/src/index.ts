@@ -15,6 +15,36 @@ export type {
   RejectionAudit,
 } from './store/identity-credential.port.js';
 export type {
+  IdentityServiceReads,
+  IdentityServiceCommands,
+  IdentityServicePort,
+  ServiceIdentityRecord,
+  ServiceIdentityState,
+  ServiceCredentialRecord,
+  ServiceCredentialState,
+  ServiceCredentialGrant,
+  ServiceCredentialReplacement,
+  NewServiceIdentity,
+  NewServiceCredential,
+} from './store/identity-service.port.js';
+export type {
+  IdentityInvitationAuditReads,
+  IdentityInvitationAuditCommands,
+  IdentityInvitationAuditPort,
+  AuditEventPosition,
+  AuditEventPage,
+  AuditPurgeResult,
+  InvitationAcceptance,
+  NewAcceptedMembership,
+} from './store/identity-invitation-audit.port.js';
+export type {
+  IdentityOrganizationReads,
+  IdentityOrganizationCommands,
+  OrganizationChange,
+  MembershipChange,
+  MembershipMutation,
+} from './store/identity-organization.port.js';
+export type {
   IdentityStoreReads,
   IdentitySessionCommands,
   IdentityEnrollmentCommands,
@@ -161,5 +191,9 @@ export { identityErrorMapper } from './http/identity-error.mapper.js';
 export { IDENTITY_ATTRIBUTES } from './http/identity-exchange.js';
 export { IdentityInvitations } from './invitations/invitation.service.js';
 export type { CreateInvitationInput } from './invitations/invitation.service.js';
+export { IdentityAudit } from './audit/audit.service.js';
+export type { AuditPurgeOptions } from './audit/audit.service.js';
+export { encodeAuditCursor, decodeAuditCursor } from './audit/audit-cursor.js';
+export type { AuditCursor } from './audit/audit-cursor.js';
 export { issueSession } from './sessions/session-issuer.js';
 export type { IssuedSession, SessionIssue, SessionLifetimes } from './sessions/session-issuer.js';

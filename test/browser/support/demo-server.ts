@@ -43,6 +43,7 @@ export class DemoServer {
     readonly port: number,
     private readonly dataDir: string,
     private readonly database: TestDatabase | undefined,
+    private readonly extraEnv: Readonly<Record<string, string>>,
   ) {}
 
   /** `http://localhost:<port>`: WebAuthn accepts the RP ID `localhost` there, not on 127.0.0.1. */
@@ -50,9 +51,10 @@ export class DemoServer {
     return `http://localhost:${this.port}`;
   }
 
-  static async start(): Promise<DemoServer> {
+  /** `env`: extra variables for the demo, e.g. `TESSERA_STEP_UP_WINDOW_SECONDS`. */
+  static async start(env: Readonly<Record<string, string>> = {}): Promise<DemoServer> {
     const database = process.env.DATABASE_URL ? await createTestDatabase({ prefix: 'tessera_browser' }) : undefined;
-    const server = new DemoServer(await freePort(), mkdtempSync(join(tmpdir(), 'tessera-browser-')), database);
+    const server = new DemoServer(await freePort(), mkdtempSync(join(tmpdir(), 'tessera-browser-')), database, env);
     await server.launch();
     return server;
   }
@@ -69,6 +71,7 @@ export class DemoServer {
       TESSERA_DATA_DIR: this.dataDir,
       TESSERA_BOOTSTRAP_SECRET: this.bootstrapSecret,
       NO_COLOR: '1',
+      ...this.extraEnv,
     };
     if (this.database === undefined) delete env.DATABASE_URL;
     else env.DATABASE_URL = this.database.url;
@@ -110,8 +113,8 @@ export class DemoServer {
   }
 
   /**
-   * Creates an invitation with the dev script `invite.js` (no HTTP route creates invitations yet)
-   * and returns its enrolment link. Embedded PGlite has one owner process, so the demo is stopped
+   * Creates an invitation with the dev script `invite.js` (the operator's path; the organization
+   * journey creates them through the organization page instead) and returns its enrolment link. Embedded PGlite has one owner process, so the demo is stopped
    * around the script and started again on the same data (sessions and cookies survive).
    */
   async createInvitation(input: DemoInvitation): Promise<string> {

@@ -106,3 +106,62 @@ export function uuidV7(): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** Input of {@link bootstrapOwner}: the server's secret and the first owner and organization. */
+export interface OwnerBootstrap {
+  secret: string;
+  displayName: string;
+  email: string;
+  organizationName: string;
+  organizationSlug: string;
+  passkeyName: string;
+}
+
+/**
+ * Fills `/identity/bootstrap` and creates the owner's passkey on the page's authenticator; returns
+ * the `BootstrapCreated` IDs and the ten recovery codes the page shows once.
+ */
+export async function bootstrapOwner(
+  page: Page,
+  input: OwnerBootstrap,
+): Promise<{ userId: string; organizationId: string; codes: string[] }> {
+  await page.goto('/identity/bootstrap');
+  await page.getByRole('heading', { name: 'Create the first owner' }).waitFor();
+  await page.getByLabel('Bootstrap secret', { exact: true }).fill(input.secret);
+  await page.getByLabel('Your name', { exact: true }).fill(input.displayName);
+  await page.getByLabel('Email', { exact: true }).fill(input.email);
+  await page.getByLabel('Organization name', { exact: true }).fill(input.organizationName);
+  await page.getByLabel('Organization slug', { exact: true }).fill(input.organizationSlug);
+  await page.getByLabel('Passkey name', { exact: true }).fill(input.passkeyName);
+  const bootstrapped = waitForApi(page, 'POST', API.bootstrap);
+  await page.getByRole('button', { name: 'Create owner and passkey' }).click();
+  const response = await bootstrapped;
+  expect(response.status()).toBe(201);
+  const created = (await response.json()) as { userId: string; organization: { id: string } };
+  const codes = await shownRecoveryCodes(page);
+  expect(codes).toHaveLength(10);
+  return { userId: created.userId, organizationId: created.organization.id, codes };
+}
+
+/**
+ * Opens an enrolment link (`…/identity/enroll#token=…`), joins with `displayName`, creates the
+ * passkey on the page's authenticator; returns the `EnrollmentCreated` body and the ten codes shown.
+ */
+export async function enrollWithLink(
+  page: Page,
+  link: string,
+  displayName: string,
+): Promise<{ enrollment: { userId: string; organizationId: string; membership: { role: string } }; codes: string[] }> {
+  await page.goto(link);
+  await page.getByLabel('Your name', { exact: true }).fill(displayName);
+  const enrolled = waitForApi(page, 'POST', API.enroll);
+  await page.getByRole('button', { name: 'Join and create a passkey' }).click();
+  const response = await enrolled;
+  expect(response.status()).toBe(201);
+  const enrollment = (await response.json()) as {
+    userId: string;
+    organizationId: string;
+    membership: { role: string };
+  };
+  return { enrollment, codes: await shownRecoveryCodes(page) };
+}

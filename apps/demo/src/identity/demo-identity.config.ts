@@ -66,6 +66,12 @@ export function demoIdentity(
       signingKey: ref('SIGNING_KEY'),
     },
     bootstrap: pending ? { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') } : { lifecycle: 'retired' },
+    // Service credentials may carry the demo's application grant (see packages/packages.module.ts).
+    capabilities: { service: ['package.publish'] },
+    // A shorter recent-passkey window (1..900 s) lets the browser journeys reach step-up without waiting 5 minutes.
+    ...(env.TESSERA_STEP_UP_WINDOW_SECONDS
+      ? { lifetimes: { stepUpWindowSeconds: Number(env.TESSERA_STEP_UP_WINDOW_SECONDS) } }
+      : {}),
   };
   return { config, runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }) };
 }

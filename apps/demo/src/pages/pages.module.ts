@@ -9,8 +9,9 @@ const ASSETS_DIR = fileURLToPath(new URL('../public/assets', import.meta.url));
 
 /**
  * The demo's identity pages, served by the app itself through the radix router: `/identity`
- * (passkey sign-in and account), `/identity/bootstrap`, `/identity/enroll` and
- * `/identity/recovery`, plus their scripts (with `@simplewebauthn/browser`) and stylesheet.
+ * (passkey sign-in and account), `/identity/bootstrap`, `/identity/enroll`, `/identity/recovery`,
+ * `/identity/organizations` and `/identity/organizations/{orgId}`, plus their scripts (with
+ * `@simplewebauthn/browser`) and stylesheet.
  *
  * @example
  * @Module({ imports: [RouterModule.forRoot(), IdentityModule.forRoot(...), PagesModule] })

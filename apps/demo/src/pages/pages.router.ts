@@ -3,6 +3,8 @@ import { PAGE_ASSETS_PREFIX, type PageAssets } from './page-assets.js';
 import { ASSET_HEADERS, PAGE_HEADERS } from './page-headers.js';
 import { IDENTITY_PAGE } from './templates/identity-page.template.js';
 import { BOOTSTRAP_PAGE, ENROLL_PAGE, RECOVERY_PAGE } from './templates/onboarding-pages.template.js';
+import { ORGANIZATION_PAGE } from './templates/organization-page.template.js';
+import { ORGANIZATIONS_PAGE } from './templates/organizations-page.template.js';
 import { PAGE_ICON_SVG, renderPage, type PageTemplate } from './templates/page-layout.template.js';
 
 const PAGES: Readonly<Record<string, PageTemplate>> = {
@@ -10,13 +12,17 @@ const PAGES: Readonly<Record<string, PageTemplate>> = {
   '/identity/bootstrap': BOOTSTRAP_PAGE,
   '/identity/enroll': ENROLL_PAGE,
   '/identity/recovery': RECOVERY_PAGE,
+  '/identity/organizations': ORGANIZATIONS_PAGE,
+  // The organization is the ID in the URL, read by the page's script; the server keeps no current one.
+  '/identity/organizations/:orgId': ORGANIZATION_PAGE,
 };
 
 const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start dist/apps/demo/src/main.js.\n';
 
 /**
  * Radix routes for the demo's identity pages (`GET /identity`, `/identity/bootstrap`,
- * `/identity/enroll`, `/identity/recovery`) and their hashed assets under `/assets/identity/`.
+ * `/identity/enroll`, `/identity/recovery`, `/identity/organizations` and
+ * `/identity/organizations/{orgId}`) and their hashed assets under `/assets/identity/`.
  * Pages are rendered once at startup and served from memory; the browser scripts talk only to the
  * identity API, so the pages themselves never read the session.
  *

@@ -14,16 +14,19 @@ import { abort, type Row } from './identity-store.gateway.js';
 
 /* Raw rows of tessera_identity (snake_case, as `returning *` gives them) → the port's records. */
 
-function text(row: Row, column: string): string {
+/** A text column. */
+export function text(row: Row, column: string): string {
   return String(row[column]);
 }
 
-function optionalText(row: Row, column: string): string | null {
+/** A nullable text column (`null` when absent). */
+export function optionalText(row: Row, column: string): string | null {
   const value = row[column];
   return value === null || value === undefined ? null : String(value);
 }
 
-function integer(row: Row, column: string): number {
+/** An integer column. */
+export function integer(row: Row, column: string): number {
   return Number(row[column]);
 }
 
@@ -32,7 +35,8 @@ function integer(row: Row, column: string): number {
 const TIMESTAMPTZ =
   /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)$/;
 
-function instant(row: Row, column: string): Date {
+/** A `timestamptz` column as a `Date` (driver `Date` or PostgreSQL text). */
+export function instant(row: Row, column: string): Date {
   const value = row[column];
   if (value instanceof Date) return value;
   const m = TIMESTAMPTZ.exec(String(value)) ?? abort('internal');
@@ -43,7 +47,8 @@ function instant(row: Row, column: string): Date {
   return new Date(utc - offsetSeconds * 1000);
 }
 
-function optionalInstant(row: Row, column: string): Date | null {
+/** A nullable `timestamptz` column. */
+export function optionalInstant(row: Row, column: string): Date | null {
   return row[column] === null || row[column] === undefined ? null : instant(row, column);
 }
 
@@ -55,8 +60,8 @@ function bytes(row: Row, column: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex[1]!, 'hex'));
 }
 
-// `text[]` arrives as an array; its literal form (`{usb,internal}`) is read too (the values never need quoting).
-function textArray(row: Row, column: string): string[] {
+/** A `text[]` column: a driver array, or its literal form (`{usb,internal}`; the values never need quoting). */
+export function textArray(row: Row, column: string): string[] {
   const value = row[column];
   if (Array.isArray(value)) return value.map(String);
   const literal = /^\{(.*)\}$/.exec(String(value)) ?? abort('internal');
@@ -68,7 +73,8 @@ function flag(row: Row, column: string): boolean {
   return typeof value === 'boolean' ? value : abort('internal');
 }
 
-function digest(row: Row, prefix: string): StoredDigest {
+/** The `<prefix>_algorithm` / `_encoded` / `_key_version` columns of a stored digest. */
+export function digest(row: Row, prefix: string): StoredDigest {
   return {
     algorithm: text(row, `${prefix}_algorithm`) as StoredDigest['algorithm'],
     encoded: text(row, `${prefix}_encoded`),

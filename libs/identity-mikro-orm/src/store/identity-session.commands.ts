@@ -160,28 +160,43 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
   revokeUserSessions(
     input: Parameters<IdentitySessionCommands['revokeUserSessions']>[0],
   ): ReturnType<IdentitySessionCommands['revokeUserSessions']> {
-    const { userId, exceptSessionId, reason, revokedAt, audit } = input;
+    const { audit, ...revocation } = input;
     return this.gateway.command(async (sql) => {
-      const user = await lockUser(sql, userId, 'update');
-      const [advanced] = await sql(
-        `update ${table('users')} set session_epoch = session_epoch + 1, updated_at = ?, version = version + 1
-          where id = ? returning session_epoch`,
-        [revokedAt, userId],
-      );
-      const sessionEpoch = Number((advanced ?? abort('not_found'))['session_epoch']);
-      if (exceptSessionId !== null)
-        await keepSession(sql, exceptSessionId, userId, user.sessionEpoch, sessionEpoch, revokedAt);
-      const revoked = await sql(
-        `update ${table('sessions')}
-            set state = 'revoked', revoked_at = ?, revoked_reason = ?, updated_at = ?, version = version + 1
-          where user_id = ? and state = 'active'${exceptSessionId === null ? '' : ' and id <> ?'}
-        returning id`,
-        [revokedAt, reason, revokedAt, userId, ...(exceptSessionId === null ? [] : [exceptSessionId])],
-      );
+      const revoked = await revokeUserSessionsWithin(sql, revocation);
       await insertAudit(sql, audit);
-      return { revokedSessionIds: revoked.map((row: Row) => String(row['id'])).sort(), sessionEpoch };
+      return revoked;
     });
   }
+}
+
+/**
+ * Epoch revocation inside the caller's transaction (identity-model §5.1): locks the user row,
+ * `sessionEpoch + 1` exactly, revokes every active session of the user with `reason` except
+ * `exceptSessionId` (which takes the new epoch). Shared by `revokeUserSessions` and membership
+ * privilege changes.
+ */
+export async function revokeUserSessionsWithin(
+  sql: Sql,
+  input: { userId: string; exceptSessionId: string | null; reason: string; revokedAt: Date },
+): Promise<{ revokedSessionIds: string[]; sessionEpoch: number }> {
+  const { userId, exceptSessionId, reason, revokedAt } = input;
+  const user = await lockUser(sql, userId, 'update');
+  const [advanced] = await sql(
+    `update ${table('users')} set session_epoch = session_epoch + 1, updated_at = ?, version = version + 1
+      where id = ? returning session_epoch`,
+    [revokedAt, userId],
+  );
+  const sessionEpoch = Number((advanced ?? abort('not_found'))['session_epoch']);
+  if (exceptSessionId !== null)
+    await keepSession(sql, exceptSessionId, userId, user.sessionEpoch, sessionEpoch, revokedAt);
+  const revoked = await sql(
+    `update ${table('sessions')}
+        set state = 'revoked', revoked_at = ?, revoked_reason = ?, updated_at = ?, version = version + 1
+      where user_id = ? and state = 'active'${exceptSessionId === null ? '' : ' and id <> ?'}
+    returning id`,
+    [revokedAt, reason, revokedAt, userId, ...(exceptSessionId === null ? [] : [exceptSessionId])],
+  );
+  return { revokedSessionIds: revoked.map((row: Row) => String(row['id'])).sort(), sessionEpoch };
 }
 
 async function keepSession(

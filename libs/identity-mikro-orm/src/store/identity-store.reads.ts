@@ -65,9 +65,7 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
     if (!isUuid(id)) return this.gateway.read(async () => null);
     return this.gateway
       .preparedRead(SESSION_WITH_USER.name, SESSION_WITH_USER.text, [id])
-      .then(([row]) =>
-        row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(row, 'u_') },
-      );
+      .then(([row]) => (row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(row, 'u_') }));
   }
 
   listSessionsForUser(userId: string): Promise<SessionRecord[]> {

@@ -5,7 +5,13 @@ import { IdentityCeremonyCommandHandlers } from './identity-ceremony.commands.js
 import { IdentityCredentialCommandHandlers } from './identity-credential.commands.js';
 import { IdentityCredentialReadQueries } from './identity-credential.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
+import { IdentityInvitationAuditReadQueries } from './identity-invitation-audit.reads.js';
+import { IdentityInvitationCommandHandlers } from './identity-invitation.commands.js';
+import { IdentityOrganizationCommandHandlers } from './identity-organization.commands.js';
+import { IdentityOrganizationReadQueries } from './identity-organization.reads.js';
 import { IdentityRecoveryCommandHandlers } from './identity-recovery.commands.js';
+import { IdentityServiceCommandHandlers } from './identity-service.commands.js';
+import { IdentityServiceReadQueries } from './identity-service.reads.js';
 import { IdentitySessionCommandHandlers } from './identity-session.commands.js';
 import { StoreGateway } from './identity-store.gateway.js';
 import { IdentityStoreReadQueries } from './identity-store.reads.js';
@@ -33,6 +39,12 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly recovery: IdentityRecoveryCommandHandlers;
   private readonly enrollment: IdentityEnrollmentCommandHandlers;
   private readonly auditEnvironment: IdentityAuditEnvironmentCommandHandlers;
+  private readonly serviceReads: IdentityServiceReadQueries;
+  private readonly services: IdentityServiceCommandHandlers;
+  private readonly invitationAuditReads: IdentityInvitationAuditReadQueries;
+  private readonly invitations: IdentityInvitationCommandHandlers;
+  private readonly organizationReads: IdentityOrganizationReadQueries;
+  private readonly organizations: IdentityOrganizationCommandHandlers;
 
   /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
   constructor(source: MikroORM | EntityManager) {
@@ -45,6 +57,12 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.recovery = new IdentityRecoveryCommandHandlers(gateway);
     this.enrollment = new IdentityEnrollmentCommandHandlers(gateway);
     this.auditEnvironment = new IdentityAuditEnvironmentCommandHandlers(gateway);
+    this.serviceReads = new IdentityServiceReadQueries(gateway);
+    this.services = new IdentityServiceCommandHandlers(gateway);
+    this.invitationAuditReads = new IdentityInvitationAuditReadQueries(gateway);
+    this.invitations = new IdentityInvitationCommandHandlers(gateway);
+    this.organizationReads = new IdentityOrganizationReadQueries(gateway);
+    this.organizations = new IdentityOrganizationCommandHandlers(gateway);
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
@@ -103,9 +121,42 @@ export class MikroOrmIdentityStore implements IdentityStore {
   bootstrapIdentity: IdentityStore['bootstrapIdentity'] = (input) => this.enrollment.bootstrapIdentity(input);
   createInvitation: IdentityStore['createInvitation'] = (input) => this.enrollment.createInvitation(input);
   enrollInvitation: IdentityStore['enrollInvitation'] = (input) => this.enrollment.enrollInvitation(input);
+  listInvitationsForOrganization: IdentityStore['listInvitationsForOrganization'] = (organizationId) =>
+    this.invitationAuditReads.listInvitationsForOrganization(organizationId);
+  listAuditEventsForOrganization: IdentityStore['listAuditEventsForOrganization'] = (organizationId, page) =>
+    this.invitationAuditReads.listAuditEventsForOrganization(organizationId, page);
+  purgeAuditEvents: IdentityStore['purgeAuditEvents'] = (input) => this.invitationAuditReads.purgeAuditEvents(input);
+  mutateInvitation: IdentityStore['mutateInvitation'] = (input) => this.invitations.mutateInvitation(input);
+  createMembership: IdentityStore['createMembership'] = (input) => this.invitations.createMembership(input);
 
   appendAuditEvent: IdentityStore['appendAuditEvent'] = (event) => this.auditEnvironment.appendAuditEvent(event);
   provisionEnvironment: IdentityStore['provisionEnvironment'] = (marker) =>
     this.auditEnvironment.provisionEnvironment(marker);
   verifyEnvironment: IdentityStore['verifyEnvironment'] = (marker) => this.auditEnvironment.verifyEnvironment(marker);
+
+  findServiceIdentity: IdentityStore['findServiceIdentity'] = (id) => this.serviceReads.findServiceIdentity(id);
+  listServiceIdentitiesForOrganization: IdentityStore['listServiceIdentitiesForOrganization'] = (organizationId) =>
+    this.serviceReads.listServiceIdentitiesForOrganization(organizationId);
+  findServiceCredentialByPrefix: IdentityStore['findServiceCredentialByPrefix'] = (prefix) =>
+    this.serviceReads.findServiceCredentialByPrefix(prefix);
+  listServiceCredentialsForIdentity: IdentityStore['listServiceCredentialsForIdentity'] = (identityId) =>
+    this.serviceReads.listServiceCredentialsForIdentity(identityId);
+  findServiceCredentialGrant: IdentityStore['findServiceCredentialGrant'] = (prefix) =>
+    this.serviceReads.findServiceCredentialGrant(prefix);
+  createServiceIdentity: IdentityStore['createServiceIdentity'] = (input) => this.services.createServiceIdentity(input);
+  mutateServiceIdentity: IdentityStore['mutateServiceIdentity'] = (input) => this.services.mutateServiceIdentity(input);
+  createServiceCredential: IdentityStore['createServiceCredential'] = (input) =>
+    this.services.createServiceCredential(input);
+  revokeServiceCredential: IdentityStore['revokeServiceCredential'] = (input) =>
+    this.services.revokeServiceCredential(input);
+  rotateServiceCredential: IdentityStore['rotateServiceCredential'] = (input) =>
+    this.services.rotateServiceCredential(input);
+  touchServiceCredential: IdentityStore['touchServiceCredential'] = (input) =>
+    this.services.touchServiceCredential(input);
+
+  listMembershipsForOrganization: IdentityStore['listMembershipsForOrganization'] = (organizationId) =>
+    this.organizationReads.listMembershipsForOrganization(organizationId);
+  createOrganization: IdentityStore['createOrganization'] = (input) => this.organizations.createOrganization(input);
+  mutateOrganization: IdentityStore['mutateOrganization'] = (input) => this.organizations.mutateOrganization(input);
+  mutateMembership: IdentityStore['mutateMembership'] = (input) => this.organizations.mutateMembership(input);
 }

@@ -1,11 +1,4 @@
-import {
-  applyDecorators,
-  createParamDecorator,
-  SetMetadata,
-  UseFilters,
-  UseGuards,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { applyDecorators, createParamDecorator, UseFilters, UseGuards, type ExecutionContext } from '@nestjs/common';
 import { TESSERA_EXCHANGE, type Exchange } from '@tessera/web';
 import { getIdentityContext, getRequestId, getRequestTime } from '../http/identity-exchange.js';
 import { isCapabilityName, ROLE_RANK } from '../organizations/capabilities.js';
@@ -14,13 +7,23 @@ import { IdentityExceptionFilter } from './identity-exception.filter.js';
 import { IdentityGuard } from './identity.guard.js';
 import { IDENTITY_REQUIREMENTS, type IdentityRequirement } from './identity-guard.metadata.js';
 
+/**
+ * Adds `value` to the handler's (or class's) own requirements, keeping them in reading order
+ * (decorators apply bottom-up, so each one goes first). `SetMetadata` would replace the list: of
+ * two stacked decorators (`@RequireIdentity() @RequireCapability('x')`) only the top one would be
+ * enforced.
+ */
+function addRequirement(value: IdentityRequirement): ClassDecorator & MethodDecorator {
+  return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    const holder: object = descriptor === undefined ? target : (descriptor.value as object);
+    const own = Reflect.getOwnMetadata(IDENTITY_REQUIREMENTS, holder) as IdentityRequirement[] | undefined;
+    Reflect.defineMetadata(IDENTITY_REQUIREMENTS, [value, ...(own ?? [])], holder);
+  };
+}
+
 function requirement(value: IdentityRequirement) {
-  // Requirements accumulate: getAllAndMerge collects every decorator's entry.
-  return applyDecorators(
-    SetMetadata(IDENTITY_REQUIREMENTS, [value]),
-    UseGuards(IdentityGuard),
-    UseFilters(IdentityExceptionFilter),
-  );
+  // Requirements accumulate on one target; getAllAndMerge then joins the handler's and the class's.
+  return applyDecorators(addRequirement(value), UseGuards(IdentityGuard), UseFilters(IdentityExceptionFilter));
 }
 
 /** A non-restricted identity (401 otherwise). @example @RequireIdentity() */

@@ -16,9 +16,23 @@ import {
 import { IDENTITY_REQUIREMENTS, type IdentityRequirement } from './identity-guard.metadata.js';
 
 /**
+ * Evaluation order of requirements, whatever order the decorators were applied in (handler before
+ * class, stacked or listed): authentication (401) before organization, role and capability (404),
+ * and the recent-passkey rule (403) last (identity-http §2, stages 7 and 10).
+ */
+const STAGE: Readonly<Record<IdentityRequirement['kind'], number>> = {
+  identity: 0,
+  recovery_enrollment: 0,
+  organization: 1,
+  role: 2,
+  capability: 3,
+  recent_passkey: 4,
+};
+
+/**
  * The Nest adapter of the identity decisions: reads the requirements set by the decorators on the
  * handler and class, evaluates each pure decision over the request's identity context, and throws
- * `IdentityError(code)` on the first denial (rendered by `IdentityExceptionFilter`).
+ * `IdentityError(code)` on the first denial in {@link STAGE} order (rendered by `IdentityExceptionFilter`).
  */
 @Injectable()
 export class IdentityGuard implements CanActivate {
@@ -33,7 +47,7 @@ export class IdentityGuard implements CanActivate {
     const exchange = this.getExchange(execution);
     const context = exchange === undefined ? undefined : getIdentityContext(exchange);
     const recorded = exchange === undefined ? undefined : getRecordedCredentialFailure(exchange);
-    for (const requirement of requirements) {
+    for (const requirement of [...requirements].sort((a, b) => STAGE[a.kind] - STAGE[b.kind])) {
       const decision = this.decide(requirement, context, recorded);
       if (!decision.allow) throw new IdentityError(decision.code);
     }

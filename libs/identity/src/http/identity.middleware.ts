@@ -4,6 +4,7 @@ import { buildSessionContext, organizationIdFromIdentityPath } from '../context/
 import type { IdentityStoreReads } from '../store/identity-store.port.js';
 import { cookieValues } from '../sessions/session-cookie.js';
 import type { SessionResolver } from '../sessions/session-resolver.js';
+import { resolveBearer, type BearerResolver } from './bearer-credential.js';
 import { getRequestId, getRequestTime, IDENTITY_ATTRIBUTES } from './identity-exchange.js';
 import { respondIdentityError } from './identity-response.js';
 
@@ -17,13 +18,15 @@ export interface IdentityMiddlewareOptions {
   readonly answersCookieFailures: (method: string, path: string) => boolean;
   /** Extra organization selectors for host routes. */
   readonly organizationSelectors?: readonly OrganizationSelector[];
+  /** Resolves `Authorization: Bearer` tokens (service credentials); without one every bearer is refused. */
+  readonly bearer?: BearerResolver;
 }
 
 /**
  * Stage 4 (order 300), credential resolution (identity-http §2.1). Anonymous requests get no
  * context and create nothing. A failing session cookie is answered on identity routes that need
  * a caller; elsewhere it is treated as absent and its failure recorded for host guards. Bearer
- * tokens are answered `invalid_credentials` until a device or service resolver accepts them.
+ * tokens go to the `bearer` resolver (see `resolveBearer`); its failures are always answered.
  *
  * @example
  * { order: 300, middleware: identityMiddleware({ sessions, store, capabilityResolvers: [], cookieName, answersCookieFailures }) }
@@ -33,10 +36,7 @@ export function identityMiddleware(options: IdentityMiddlewareOptions): Middlewa
     const cookies = cookieValues(exchange.headerValues('cookie'), options.cookieName);
     const authorization = exchange.headerValues('authorization');
     if (cookies.length > 0 && authorization.length > 0) return respondIdentityError(exchange, 'invalid_credentials');
-    if (authorization.length > 0) {
-      // Device access tokens and service credentials arrive with their features; until then no bearer is valid.
-      return respondIdentityError(exchange, 'invalid_credentials');
-    }
+    if (authorization.length > 0) return resolveBearer(exchange, next, options.bearer, options.organizationSelectors);
     if (cookies.length === 0) return next();
     const requestTime = getRequestTime(exchange) ?? new Date();
     const answers = options.answersCookieFailures(exchange.method, exchange.path);

@@ -8,6 +8,10 @@ import { passkeyAuthenticationRoutes } from './routes/passkey-authentication.rou
 import { passkeyManagementRoutes } from './routes/passkey-management.routes.js';
 import { passkeyRegistrationRoutes } from './routes/passkey-registration.routes.js';
 import { recoveryRoutes } from './routes/recovery.routes.js';
+import { serviceIdentityRoutes } from './routes/service-identity.routes.js';
+import { auditEventRoutes } from './routes/audit-events.routes.js';
+import { invitationRoutes } from './routes/invitation.routes.js';
+import { organizationRoutes } from './routes/organization.routes.js';
 
 /**
  * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1): a failing
@@ -48,5 +52,9 @@ export function identityRouter(kernel: IdentityKernel): Router {
   adminRecoveryRoutes(kernel, router);
   enrollmentRoutes(kernel, router);
   clientConfigRoutes(kernel, router);
+  serviceIdentityRoutes(kernel, router);
+  auditEventRoutes(kernel, router);
+  invitationRoutes(kernel, router);
+  organizationRoutes(kernel, router);
   return router;
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Exchange } from '@tessera/web';
 import { IdentityError } from '../errors/identity.errors.js';
 import { mapStoreError } from '../errors/store.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
@@ -9,6 +10,7 @@ import { encodeBase64Url } from '../tokens/base64url.codec.js';
 import { digestInvitationToken, generateInvitationToken } from '../tokens/secret-token.format.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { codePointLength } from '../http/request-fields.js';
+import { getRequestTime } from '../http/identity-exchange.js';
 
 /** Input of {@link IdentityInvitations.create}. */
 export interface CreateInvitationInput {
@@ -20,9 +22,10 @@ export interface CreateInvitationInput {
 }
 
 /**
- * Invitation creation as a service (its HTTP route arrives with organizations): a pending
+ * Invitation creation as a service (route 31 and the demo's `invite` command): a pending
  * invitation expiring after the configured lifetime (7 days by default), its token shown once,
- * only its keyed digest stored, and `invitation.created` audited in the same transaction.
+ * only its keyed digest stored, and `invitation.created` audited in the same transaction. A
+ * pending invitation for the same organization and lower-cased email → 409 `conflict`.
  *
  * @example
  * const { invitation, token } = await invitations.create({ organizationId, email: 'ada@example.com', role: 'viewer', invitedByUserId });
@@ -31,7 +34,14 @@ export interface CreateInvitationInput {
 export class IdentityInvitations {
   constructor(@Inject(IDENTITY_KERNEL) private readonly kernel: IdentityKernel) {}
 
-  async create(input: CreateInvitationInput): Promise<{ invitation: InvitationRecord; token: string }> {
+  /**
+   * Creates the invitation; from a route, pass its `exchange` so that the request's captured
+   * instant and request facts go into the invitation and its audit event.
+   */
+  async create(
+    input: CreateInvitationInput,
+    exchange?: Exchange,
+  ): Promise<{ invitation: InvitationRecord; token: string }> {
     const email = input.email;
     if (
       codePointLength(email) < 3 ||
@@ -42,7 +52,7 @@ export class IdentityInvitations {
       throw new IdentityError('request_invalid');
     }
     const { runtime, keys, config } = this.kernel;
-    const at = runtime.clock.now();
+    const at = (exchange === undefined ? undefined : getRequestTime(exchange)) ?? runtime.clock.now();
     const token = generateInvitationToken(runtime.random);
     const pepper = keys.recoveryPepper.current;
     const id = generateUuidV7(runtime.clock, runtime.random);
@@ -61,7 +71,7 @@ export class IdentityInvitations {
         expiresAt: new Date(at.getTime() + config.lifetimes.invitationSeconds * 1000),
       },
       at,
-      audit: this.kernel.audit.event(undefined, at, {
+      audit: this.kernel.audit.event(exchange, at, {
         actor: input.invitedByUserId === null ? { type: 'system' } : { type: 'user', userId: input.invitedByUserId },
         action: 'invitation.created',
         organizationId: input.organizationId,

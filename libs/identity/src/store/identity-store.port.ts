@@ -1,5 +1,8 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
+import type { IdentityInvitationAuditPort } from './identity-invitation-audit.port.js';
+import type { IdentityOrganizationCommands, IdentityOrganizationReads } from './identity-organization.port.js';
+import type { IdentityServicePort } from './identity-service.port.js';
 import type {
   AuditEventInput,
   Environment,
@@ -217,9 +220,13 @@ export type IdentityStore = IdentityStoreReads &
   IdentityCredentialReads &
   IdentitySessionCommands &
   IdentityCredentialCommands &
+  IdentityInvitationAuditPort &
   IdentityEnrollmentCommands &
   IdentityAuditCommands &
-  IdentityEnvironmentCommands;
+  IdentityEnvironmentCommands &
+  IdentityServicePort &
+  IdentityOrganizationReads &
+  IdentityOrganizationCommands;
 
 /** DI token of the {@link IdentityStore} port. */
 export const IdentityStore: unique symbol = Symbol('IdentityStore');

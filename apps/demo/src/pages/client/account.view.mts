@@ -1,5 +1,5 @@
 import type { PasskeyView } from './ceremonies.mjs';
-import { byId, timeElement } from './ui.mjs';
+import { actionButton as button, byId, tableCell as cell, timeElement } from './ui.mjs';
 
 /** `SessionView` (identity-http §4.5). */
 export interface SessionView {
@@ -21,21 +21,6 @@ export interface AccountActions {
   renamePasskey(passkey: PasskeyView, name: string, form: HTMLFormElement): void;
   revokePasskey(passkey: PasskeyView, button: HTMLButtonElement): void;
   revokeSession(session: SessionView, button: HTMLButtonElement): void;
-}
-
-function cell(...content: (Node | string)[]): HTMLTableCellElement {
-  const td = document.createElement('td');
-  td.append(...content);
-  return td;
-}
-
-function button(label: string, accessibleName: string, className?: string): HTMLButtonElement {
-  const element = document.createElement('button');
-  element.type = 'button';
-  element.textContent = label;
-  element.setAttribute('aria-label', accessibleName);
-  if (className !== undefined) element.className = className;
-  return element;
 }
 
 /** Passkeys, oldest first as the API returns them; active ones can be renamed and revoked. */

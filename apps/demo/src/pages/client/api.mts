@@ -10,8 +10,10 @@ export type RouteName =
   | 'stepUpStart'
   | 'stepUpFinish'
   | 'passkeys'
+  | 'organizations'
   | 'recoveryCodesReplace'
   | 'recoveryCodesUse'
+  | 'invitationAccept'
   | 'invitationEnroll'
   | 'bootstrap';
 

@@ -102,13 +102,8 @@ export function showRecoveryCodes(codes: readonly string[]): void {
     return item;
   });
   byId('codes-list').replaceChildren(...items);
-  const copy = byId<HTMLButtonElement>('copy-codes');
-  copy.onclick = () => {
-    navigator.clipboard.writeText(codes.join('\n')).then(
-      () => announce('The recovery codes were copied to the clipboard.'),
-      () => announce('Copying failed; select the codes and copy them by hand.'),
-    );
-  };
+  byId<HTMLButtonElement>('copy-codes').onclick = () =>
+    copyText(codes.join('\n'), 'The recovery codes were copied to the clipboard.', 'select the codes');
   const step = byId('codes-step');
   show(step, true);
   step.scrollIntoView({ block: 'start' });
@@ -123,4 +118,73 @@ export function timeElement(iso: string | undefined): HTMLElement | Text {
   time.dateTime = iso;
   time.textContent = new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
   return time;
+}
+
+/** Puts `text` on the clipboard and says whether it worked (`what`: what to select by hand instead). */
+export function copyText(text: string, copied: string, what: string): void {
+  navigator.clipboard.writeText(text).then(
+    () => announce(copied),
+    () => announce(`Copying failed; ${what} and copy it by hand.`),
+  );
+}
+
+/** A table cell holding `content`. */
+export function tableCell(...content: (Node | string)[]): HTMLTableCellElement {
+  const td = document.createElement('td');
+  td.append(...content);
+  return td;
+}
+
+/** The row header cell (`<th scope="row">`) naming a table row. */
+export function rowHeader(...content: (Node | string)[]): HTMLTableCellElement {
+  const th = document.createElement('th');
+  th.scope = 'row';
+  th.append(...content);
+  return th;
+}
+
+/** A row button whose accessible name says which row it acts on ("Revoke" → "Revoke passkey X"). */
+export function actionButton(label: string, accessibleName: string, className?: string): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = label;
+  element.setAttribute('aria-label', accessibleName);
+  if (className !== undefined) element.className = className;
+  return element;
+}
+
+/** Inline code text (IDs, slugs, capability names); `className` `id` lets long IDs wrap anywhere. */
+export function codeText(text: string, className?: string): HTMLElement {
+  const code = document.createElement('code');
+  code.textContent = text;
+  if (className !== undefined) code.className = className;
+  return code;
+}
+
+/**
+ * Fills and reveals a shown-once secret block (`secretBlock` in the organization page template):
+ * the value in a read-only field, a line saying what it is for, and a copy button. The page keeps
+ * nothing: a reload or the next secret replaces it.
+ */
+export function revealSecret(blockId: string, value: string, purpose: string, copied: string): void {
+  byId<HTMLInputElement>(`${blockId}-value`).value = value;
+  byId(`${blockId}-purpose`).textContent = purpose;
+  byId<HTMLButtonElement>(`${blockId}-copy`).onclick = () => copyText(value, copied, 'select the field');
+  const block = byId(blockId);
+  show(block, true);
+  block.scrollIntoView({ block: 'start' });
+  byId(`${blockId}-heading`).focus();
+}
+
+/** Wires a form's submit to `action` through {@link runAction}, with its named text fields. */
+export function wireForm(
+  id: string,
+  action: (values: Record<string, string>, form: HTMLFormElement) => Promise<void>,
+): HTMLFormElement {
+  const form = byId<HTMLFormElement>(id);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void runAction(form, () => action(formText(form), form));
+  });
+  return form;
 }

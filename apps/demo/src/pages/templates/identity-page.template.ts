@@ -1,8 +1,8 @@
 import { recoveryCodesBlock, type PageTemplate } from './page-layout.template.js';
 
 /**
- * `/identity`: username-free passkey sign-in, then the account (profile, step-up, passkeys,
- * sessions, recovery codes, sign-out). Rows are built by `client/account.view.ts`.
+ * `/identity`: username-free passkey sign-in, then the account (profile, step-up, a link to the
+ * organizations, passkeys, sessions, recovery codes, sign-out). Rows are built by `client/account.view.ts`.
  */
 export const IDENTITY_PAGE: PageTemplate = {
   title: 'Your account',
@@ -26,6 +26,11 @@ export const IDENTITY_PAGE: PageTemplate = {
 <button type="button" id="logout" class="secondary">Sign out</button>
 </p>
 <p class="hint">Revoking a passkey, adding one and replacing recovery codes need a passkey check from the last five minutes; you are asked when needed.</p>
+
+<section class="panel" aria-labelledby="organizations-heading">
+<h3 id="organizations-heading">Organizations</h3>
+<p>See the organizations you belong to, create one, manage members, invitations, service identities and the audit log: <a href="/identity/organizations">Your organizations</a>.</p>
+</section>
 
 <section class="panel" aria-labelledby="passkeys-heading">
 <h3 id="passkeys-heading">Passkeys</h3>

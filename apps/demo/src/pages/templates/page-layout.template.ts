@@ -6,6 +6,8 @@ export interface PageTemplate {
   /** Entry name in the asset manifest, e.g. `identity.page.js`. */
   readonly script: string;
   readonly body: string;
+  /** A wider `<main>` for pages with wide tables (the organization page). @default false */
+  readonly wide?: boolean;
 }
 
 /**
@@ -35,9 +37,9 @@ export function renderPage(page: PageTemplate, assets: PageAssets): string | und
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
 <a class="brand" href="/identity">Tessera</a>
-<nav aria-label="Identity pages"><a href="/identity">Account</a><a href="/identity/recovery">Recovery</a></nav>
+<nav aria-label="Identity pages"><a href="/identity">Account</a><a href="/identity/organizations">Organizations</a><a href="/identity/recovery">Recovery</a></nav>
 </header>
-<main id="main" tabindex="-1">
+<main id="main" tabindex="-1"${page.wide === true ? ' class="wide"' : ''}>
 <h1>${page.title}</h1>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <div id="error" class="error" role="alert"></div>

@@ -1,0 +1,76 @@
+import type { AuditEventView, AuditPage, OrganizationContext } from './organizations.api.mjs';
+import { announce, byId, codeText, rowHeader, runAction, show, tableCell, timeElement } from './ui.mjs';
+
+/** Events per request (route 29 allows 1–100). */
+const PAGE_SIZE = 10;
+
+/**
+ * The organization's audit log (route 29), newest first: the first page, then "Load more" with
+ * the previous answer's `nextCursor` passed back unchanged until there is none.
+ */
+export class AuditLogPanel {
+  private cursor: string | undefined;
+
+  constructor(private readonly page: OrganizationContext) {}
+
+  wire(): void {
+    const more = byId<HTMLButtonElement>('audit-more');
+    more.addEventListener('click', () =>
+      runAction(more, async () => {
+        const added = await this.load();
+        announce(`Loaded ${added} older event(s).`);
+        if (this.cursor === undefined) byId('audit-heading').focus();
+      }),
+    );
+  }
+
+  /** Starts again from the newest event. */
+  async reload(): Promise<void> {
+    this.cursor = undefined;
+    byId('audit-body').replaceChildren();
+    await this.load();
+  }
+
+  private async load(): Promise<number> {
+    const query = this.cursor === undefined ? `limit=${PAGE_SIZE}` : `limit=${PAGE_SIZE}&cursor=${this.cursor}`;
+    const { org } = this.page;
+    const answer = await org.api.call<AuditPage>('GET', `${org.path('audit-events')}?${query}`);
+    byId('audit-body').append(...answer.events.map((event) => this.row(event)));
+    this.cursor = answer.nextCursor;
+    show(byId('audit-more'), this.cursor !== undefined);
+    show(byId('audit-end'), this.cursor === undefined);
+    return answer.events.length;
+  }
+
+  private row(event: AuditEventView): HTMLTableRowElement {
+    const row = document.createElement('tr');
+    row.dataset['eventId'] = event.id;
+    const outcome = event.reasonCode === undefined ? event.outcome : `${event.outcome} (${event.reasonCode})`;
+    row.append(
+      tableCell(timeElement(event.occurredAt)),
+      rowHeader(codeText(event.action)),
+      tableCell(...this.actor(event)),
+      tableCell(...(event.target === undefined ? ['—'] : [`${event.target.type} `, codeText(event.target.id, 'id')])),
+      tableCell(outcome),
+      tableCell(...request(event)),
+    );
+    return row;
+  }
+
+  private actor(event: AuditEventView): (Node | string)[] {
+    const id = event.actor.userId ?? event.actor.serviceIdentityId;
+    if (id === undefined) return [event.actor.type];
+    if (id === this.page.userId) return [`${event.actor.type} (you)`];
+    return [`${event.actor.type} `, codeText(id, 'id')];
+  }
+}
+
+/** The request ID people quote (with the method; the full path is the cell's tooltip). */
+function request(event: AuditEventView): (Node | string)[] {
+  if (event.request === undefined) return ['—'];
+  const method = document.createElement('span');
+  method.className = 'request-line';
+  method.textContent = event.request.method;
+  method.title = `${event.request.method} ${event.request.path}`;
+  return [codeText(event.request.requestId, 'id'), document.createElement('br'), method];
+}

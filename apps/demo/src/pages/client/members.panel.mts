@@ -1,0 +1,157 @@
+import { ROLES, type InvitationView, type Membership, type OrganizationContext } from './organizations.api.mjs';
+import {
+  actionButton,
+  announce,
+  byId,
+  codeText,
+  revealSecret,
+  rowHeader,
+  runAction,
+  show,
+  tableCell,
+  timeElement,
+  wireForm,
+} from './ui.mjs';
+
+/** `<origin>/identity/enroll#token=…`: the token only in the fragment, which browsers never send. */
+function enrolmentLink(token: string): string {
+  return `${location.origin}/identity/enroll#token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Members (routes 26–28) and invitations (30–32) of the organization page. Managers change roles,
+ * remove members, invite (the enrolment link is shown once) and revoke pending invitations; every
+ * change confirms with a passkey when the server asks for it.
+ */
+export class MembersPanel {
+  constructor(private readonly page: OrganizationContext) {}
+
+  wire(): void {
+    wireForm('create-invitation', async ({ email, role }, form) => {
+      const { invitation, token } = await this.page.org.change<{ invitation: InvitationView; token: string }>(
+        'POST',
+        ['invitations'],
+        { email, role },
+      );
+      form.reset();
+      await this.refreshInvitations();
+      const expires = new Date(invitation.expiresAt).toLocaleString(undefined, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+      });
+      revealSecret(
+        'invitation-secret',
+        enrolmentLink(token),
+        `For ${invitation.email} as ${invitation.role}; it works once, until ${expires}.`,
+        'The enrolment link was copied to the clipboard.',
+      );
+      announce(`Invitation for ${invitation.email} created. Copy the enrolment link below; it is shown only once.`);
+      await this.page.changed();
+    });
+  }
+
+  refresh(): Promise<unknown> {
+    return Promise.all([this.refreshMembers(), this.refreshInvitations()]);
+  }
+
+  private async refreshMembers(): Promise<void> {
+    const memberships = await this.page.org.read<Membership[]>('memberships');
+    byId('members-body').replaceChildren(...memberships.map((membership) => this.memberRow(membership)));
+  }
+
+  private async refreshInvitations(): Promise<void> {
+    const invitations = await this.page.org.read<InvitationView[]>('invitations');
+    byId('invitations-body').replaceChildren(...invitations.map((invitation) => this.invitationRow(invitation)));
+    show(byId('invitations-table'), invitations.length > 0);
+    show(byId('invitations-empty'), invitations.length === 0);
+  }
+
+  private memberRow(membership: Membership): HTMLTableRowElement {
+    const row = document.createElement('tr');
+    const you = membership.userId === this.page.userId;
+    const who = rowHeader(codeText(membership.userId, 'id'));
+    if (you) {
+      row.className = 'current';
+      const badge = document.createElement('strong');
+      badge.className = 'badge';
+      badge.textContent = 'you';
+      who.append(' ', badge);
+    }
+    row.append(
+      who,
+      tableCell(membership.role),
+      tableCell(membership.state),
+      tableCell(timeElement(membership.createdAt)),
+    );
+    if (this.page.manager) row.append(this.memberActions(membership, you ? 'yourself' : `member ${membership.userId}`));
+    return row;
+  }
+
+  private memberActions(membership: Membership, label: string): HTMLTableCellElement {
+    const form = document.createElement('form');
+    form.className = 'row-form';
+    const select = document.createElement('select');
+    select.name = 'role';
+    select.setAttribute('aria-label', `New role for ${label}`);
+    for (const role of ROLES) select.append(new Option(role, role, false, role === membership.role));
+    const save = document.createElement('button');
+    save.type = 'submit';
+    save.className = 'secondary';
+    save.textContent = 'Change role';
+    save.setAttribute('aria-label', `Change the role of ${label}`);
+    form.append(select, save);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void runAction(form, async () => {
+        const changed = await this.page.org.change<Membership>('PATCH', ['memberships', membership.id], {
+          role: select.value,
+        });
+        announce(`The role of ${label} is now ${changed.role}; their sessions were signed out.`);
+        await this.afterChange();
+      });
+    });
+    const remove = actionButton('Remove', `Remove ${label} from the organization`, 'danger');
+    remove.addEventListener('click', () =>
+      runAction(remove, async () => {
+        await this.page.org.change<Membership>('DELETE', ['memberships', membership.id]);
+        announce(`Removed ${label} from the organization.`);
+        await this.afterChange();
+      }),
+    );
+    const cell = tableCell(form, remove);
+    cell.className = 'row-actions';
+    return cell;
+  }
+
+  private invitationRow(invitation: InvitationView): HTMLTableRowElement {
+    const row = document.createElement('tr');
+    row.append(
+      rowHeader(invitation.email),
+      tableCell(invitation.role),
+      tableCell(invitation.state),
+      tableCell(timeElement(invitation.expiresAt)),
+    );
+    if (!this.page.manager) return row;
+    const actions = tableCell();
+    actions.className = 'row-actions';
+    if (invitation.state === 'pending') {
+      const revoke = actionButton('Revoke', `Revoke the invitation for ${invitation.email}`, 'danger');
+      revoke.addEventListener('click', () =>
+        runAction(revoke, async () => {
+          await this.page.org.change<InvitationView>('DELETE', ['invitations', invitation.id]);
+          show(byId('invitation-secret'), false);
+          announce(`The invitation for ${invitation.email} was revoked; its link no longer works.`);
+          await this.refreshInvitations();
+          await this.page.changed();
+        }),
+      );
+      actions.append(revoke);
+    }
+    row.append(actions);
+    return row;
+  }
+
+  private async afterChange(): Promise<void> {
+    if (await this.page.changed()) await this.refreshMembers();
+  }
+}

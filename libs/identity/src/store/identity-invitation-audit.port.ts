@@ -1,0 +1,98 @@
+import type {
+  AuditEventInput,
+  AuditEventRecord,
+  InvitationRecord,
+  MembershipRecord,
+  OrganizationRole,
+} from './identity-records.js';
+import type { StoreResult } from './identity-store.port.js';
+
+/**
+ * Position of a keyset page of audit events (identity-model §8.3): the last event of the previous
+ * page. The next page holds events strictly older, or of the same instant with a smaller id.
+ */
+export interface AuditEventPosition {
+  readonly occurredAt: Date;
+  readonly id: string;
+}
+
+/** One page of an organization's audit stream, newest first. */
+export interface AuditEventPage {
+  readonly events: AuditEventRecord[];
+  /** `true` when older events exist after the last one of this page. */
+  readonly hasMore: boolean;
+}
+
+/** What one bounded retention purge did (identity-model §8.4). */
+export interface AuditPurgeResult {
+  readonly deletedCount: number;
+  /** `true` when events older than the bound remain (call again). */
+  readonly hasMore: boolean;
+}
+
+/** The invitation an existing user accepts with {@link IdentityInvitationAuditCommands.createMembership}. */
+export interface InvitationAcceptance {
+  readonly invitationId: string;
+  /** The version the caller read; a mismatch → `version_conflict`. */
+  readonly expectedVersion: number;
+}
+
+/** A membership created by accepting an invitation (`userId` must own the invitation's email). */
+export interface NewAcceptedMembership {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly userId: string;
+  readonly role: OrganizationRole;
+}
+
+/** Reads of the invitation and audit features (identity-model §9.1). */
+export interface IdentityInvitationAuditReads {
+  /** Every invitation of the organization in any state, by id (creation order). */
+  listInvitationsForOrganization(organizationId: string): Promise<InvitationRecord[]>;
+  /**
+   * One keyset page of the organization's audit events, newest first by (`occurredAt` desc, `id`
+   * desc); `after` is the last event of the previous page (identity-model §8.3).
+   */
+  listAuditEventsForOrganization(
+    organizationId: string,
+    page: { readonly limit: number; readonly after?: AuditEventPosition },
+  ): Promise<AuditEventPage>;
+  /**
+   * Deletes at most `batchSize` events with `occurredAt` strictly before `before`, oldest first
+   * (identity-model §8.4); safe to repeat and to run concurrently.
+   */
+  purgeAuditEvents(input: { readonly before: Date; readonly batchSize: number }): Promise<AuditPurgeResult>;
+}
+
+/** Invitation revocation and acceptance by an existing account (identity-model §5.4, §9.2). */
+export interface IdentityInvitationAuditCommands {
+  /**
+   * CAS stored `pending` → `revoked` + audit (an expired invitation is still stored `pending` and
+   * may be revoked, freeing its email). Missing or another organization's → `not_found`; no longer
+   * pending → `invalid_transition`; another version → `version_conflict`.
+   */
+  mutateInvitation(input: {
+    invitationId: string;
+    organizationId: string;
+    expectedVersion: number;
+    change: { readonly kind: 'revoke' };
+    at: Date;
+    audit: AuditEventInput;
+  }): Promise<StoreResult<InvitationRecord>>;
+  /**
+   * Inserts the membership while accepting the invitation, under `FOR UPDATE` on the invitation:
+   * its version, `pending`, unexpired at `at`, organization and role must match and the user's
+   * primary email must equal the invitation email case-insensitively (else `invalid_transition`,
+   * or `not_found` / `version_conflict`); invitation → `accepted` + audits. An existing membership
+   * of the user in the organization (any state) → `unique_constraint`. All or nothing.
+   */
+  createMembership(input: {
+    membership: NewAcceptedMembership;
+    invitation: InvitationAcceptance;
+    at: Date;
+    audits: readonly AuditEventInput[];
+  }): Promise<StoreResult<{ membership: MembershipRecord; invitation: InvitationRecord }>>;
+}
+
+/** The invitation and audit part of the `IdentityStore` port. */
+export type IdentityInvitationAuditPort = IdentityInvitationAuditReads & IdentityInvitationAuditCommands;
