@@ -172,6 +172,8 @@ Module({
   imports: [
     DatabaseModule.forRoot({
       url: database.url,
+      // One pooled connection per concurrent sign-in (--pool, default 20): the pool is a deployment setting.
+      pool: { max: Number(process.env.TESSERA_BENCH_POOL_MAX ?? 20) },
       entities: [...identityEntities],
       migrations: {
         list: [...identityMigrations],

@@ -13,8 +13,21 @@ interface Entry extends CachedSession {
 
 /** Store methods that never change a session or a user. */
 const READ_PREFIXES = ['find', 'list', 'is'];
-/** Commands that change neither sessions nor users (ceremony bookkeeping, standalone audits). */
-const NEUTRAL_COMMANDS = new Set(['touchIdentitySession', 'createChallenge', 'consumeChallenge', 'appendAuditEvent']);
+/** Commands that change neither sessions nor users (ceremonies, audits, invitations, service identities). */
+const NEUTRAL_COMMANDS = new Set([
+  'touchIdentitySession',
+  'createChallenge',
+  'consumeChallenge',
+  'appendAuditEvent',
+  'createInvitation',
+  'mutateInvitation',
+  'touchServiceCredential',
+  'createServiceIdentity',
+  'mutateServiceIdentity',
+  'createServiceCredential',
+  'revokeServiceCredential',
+  'rotateServiceCredential',
+]);
 
 /**
  * An opt-in, per-process cache of session reads (`lifetimes.sessionCacheSeconds`, default off).
