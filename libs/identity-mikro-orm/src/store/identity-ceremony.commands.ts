@@ -147,10 +147,15 @@ export class IdentityCeremonyCommandHandlers implements Pick<
     input: Parameters<IdentityCredentialCommands['createChallenge']>[0],
   ): ReturnType<IdentityCredentialCommands['createChallenge']> {
     const { challenge, at, audits } = input;
-    if (audits.length === 0)
-      return this.gateway.statement(async (sql) =>
-        challengeFromRow(await insertRow(sql, 'challenges', challengeColumns(challenge, at))),
-      );
+    if (audits.length === 0) {
+      // A ceremony challenge is ephemeral and audit-free: its commit need not wait for the WAL
+      // flush. A crash can only lose challenges not yet used (their ceremonies then fail with
+      // challenge_invalid); nothing durable depends on it, and every completion commits durably.
+      return this.gateway.command(async (sql) => {
+        await sql('set local synchronous_commit = off');
+        return challengeFromRow(await insertRow(sql, 'challenges', challengeColumns(challenge, at)));
+      });
+    }
     return this.gateway.command(async (sql) => {
       const row = await insertRow(sql, 'challenges', challengeColumns(challenge, at));
       for (const audit of audits) await insertAudit(sql, audit);
