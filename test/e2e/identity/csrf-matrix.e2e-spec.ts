@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { All, Controller } from '@nestjs/common';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { RequireIdentity } from '@tessera/identity';
 import { seedPasskeySession, TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
@@ -34,6 +36,21 @@ function expected(method: (typeof METHODS)[number], cookie: CookieCase, token: T
   if (method === 'get') return { status: 200 };
   if (token === 'valid' && origin === 'exact') return { status: 200 };
   return { status: 403, code: 'csrf_invalid' };
+}
+
+/** A POST with repeated header lines (an array value is sent as one line per element). */
+async function rawPost(server: Server, headers: Record<string, string | string[]>): Promise<{ status: number }> {
+  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/host/resource' }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('CSRF matrix: cookie × X-CSRF-Token × Origin × method (identity-http §2.2)', () => {
@@ -91,19 +108,25 @@ describe('CSRF matrix: cookie × X-CSRF-Token × Origin × method (identity-http
   });
 
   it('rejects duplicated X-CSRF-Token and Origin headers and CSRF query parameters', async () => {
-    const server = identity.app.getHttpServer();
-    const duplicateToken = await request(server)
-      .post('/host/resource')
-      .set('cookie', valid.cookie)
-      .set('origin', TEST_ORIGIN)
-      .set('x-csrf-token', [valid.csrfToken, valid.csrfToken]);
+    const server = identity.app.getHttpServer() as Server;
+    const duplicateToken = await rawPost(server, {
+      cookie: valid.cookie,
+      origin: TEST_ORIGIN,
+      'x-csrf-token': [valid.csrfToken, valid.csrfToken],
+    });
     expect(duplicateToken.status).toBe(403);
-    const duplicateOrigin = await request(server)
-      .post('/host/resource')
-      .set('cookie', valid.cookie)
-      .set('origin', [TEST_ORIGIN, TEST_ORIGIN])
-      .set('x-csrf-token', valid.csrfToken);
+    const duplicateOrigin = await rawPost(server, {
+      cookie: valid.cookie,
+      origin: [TEST_ORIGIN, TEST_ORIGIN],
+      'x-csrf-token': valid.csrfToken,
+    });
     expect(duplicateOrigin.status).toBe(403);
+    const control = await rawPost(server, {
+      cookie: valid.cookie,
+      origin: TEST_ORIGIN,
+      'x-csrf-token': valid.csrfToken,
+    });
+    expect(control.status).toBe(200);
     for (const name of ['csrf', '_csrf', 'csrftoken', 'csrf_token', 'csrf-token', 'X-CSRF-Token']) {
       const res = await request(server).get(`/host/resource?${name}=x`).set('cookie', valid.cookie);
       expect([res.status, res.body.error?.code]).toEqual([403, 'csrf_invalid']);
