@@ -25,11 +25,14 @@ const NEXT_PAGE = `select * from ${table('audit_events')}
  * Oldest first over `audit_events_occurred_at_id_index`: one more candidate than the batch tells
  * whether anything remains; a concurrent purge that deleted a row first simply skips it.
  */
+// The rows to delete are locked oldest first and `skip locked`: concurrent purges take disjoint
+// batches instead of deadlocking on each other's rows, and no event is deleted twice.
 const PURGE = `with candidates as (
-    select id, occurred_at from ${table('audit_events')}
+    select id from ${table('audit_events')}
      where occurred_at < ?::timestamptz order by occurred_at, id limit ?
   ), doomed as (
-    select id from candidates order by occurred_at, id limit ?
+    select id from ${table('audit_events')}
+     where occurred_at < ?::timestamptz order by occurred_at, id limit ? for update skip locked
   ), deleted as (
     delete from ${table('audit_events')} a using doomed d where a.id = d.id returning a.id
   )
@@ -80,7 +83,8 @@ export class IdentityInvitationAuditReadQueries implements IdentityInvitationAud
     if (!Number.isSafeInteger(batchSize) || batchSize < 1)
       return Promise.reject(new RangeError('purge batch size must be positive'));
     return this.gateway.read(async (sql) => {
-      const [row] = await sql(PURGE, [before.toISOString(), batchSize + 1, batchSize]);
+      const cutoff = before.toISOString();
+      const [row] = await sql(PURGE, [cutoff, batchSize + 1, cutoff, batchSize]);
       const deletedCount = Number(row?.['deleted_count'] ?? 0);
       return { deletedCount, hasMore: Number(row?.['candidates'] ?? 0) > batchSize };
     });
