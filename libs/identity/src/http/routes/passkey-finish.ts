@@ -89,10 +89,14 @@ export async function finishAssertion(
   const source = mode === 'step_up' ? (current ? stepUpSource(current) : '') : SIGN_IN_SOURCE;
   if (challenge.payloadDigest !== payloadDigest(kernel, purpose, source))
     return reject('invalid_credentials', 'payload_binding');
-  const stored = await storeRead(() => kernel.store.findCredentialByWebAuthnId(credential.id));
+  // The credential and the user its userHandle names, read at once; they must be the same user.
+  const [stored, owner] = await Promise.all([
+    storeRead(() => kernel.store.findCredentialByWebAuthnId(credential.id)),
+    storeRead(() => kernel.store.findUser(new TextDecoder().decode(credential.userHandle))),
+  ]);
   if (stored === null || stored.state !== 'active') return reject('invalid_credentials', 'credential_not_active');
-  const owner = await storeRead(() => kernel.store.findUser(stored.userId));
-  if (owner === null || owner.state !== 'active') return reject('invalid_credentials', 'user_not_active');
+  if (owner === null || owner.id !== stored.userId) return reject('invalid_credentials', 'user_handle_mismatch');
+  if (owner.state !== 'active') return reject('invalid_credentials', 'user_not_active');
   if (current !== undefined && current.userId !== owner.id) return reject('invalid_credentials', 'another_user');
   if (mode === 'step_up' && challenge.userId !== owner.id) return reject('invalid_credentials', 'another_user');
   const verified = await verifyAssertion(kernel.runtime.crypto, credential, raw, stored, {
