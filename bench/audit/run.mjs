@@ -6,28 +6,21 @@
 // Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/audit/run.mjs [--events 1000000] [--requests 20]
 import 'reflect-metadata';
 import os from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
-import { createTestDatabase, DatabaseModule } from '../../dist/libs/database/src/index.js';
+import { createTestDatabase } from '../../dist/libs/database/src/index.js';
 import { RouterModule } from '../../dist/libs/web/src/index.js';
 import {
-  createInMemorySecretResolver,
   createNodeIdentityRuntime,
   encodeAuditCursor,
   IDENTITY_KERNEL,
   IdentityModule,
   issueSession,
 } from '../../dist/libs/identity/src/index.js';
-import {
-  IDENTITY_MIGRATIONS_TABLE,
-  IDENTITY_SCHEMA,
-  identityEntities,
-  identityMigrations,
-  IdentityMikroOrmModule,
-} from '../../dist/libs/identity-mikro-orm/src/index.js';
+import { IdentityMikroOrmModule } from '../../dist/libs/identity-mikro-orm/src/index.js';
+import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '../../dist/libs/identity-testing/src/identity-test.seed.js';
 
@@ -42,49 +35,17 @@ const LIMIT = 100;
 const DEPTH = 10_000;
 if (EVENTS < DEPTH * LIMIT) throw new Error(`--events must be at least ${DEPTH * LIMIT} for a page ${DEPTH} deep`);
 
-const names = [
-  'SESSION_PEPPER',
-  'RECOVERY_PEPPER',
-  'DEVICE_PEPPER',
-  'SERVICE_PEPPER',
-  'AUDIT_KEY',
-  'ENCRYPTION_KEY',
-  'SIGNING_KEY',
-];
-const ref = (name) => `env:TESSERA_TEST_${name}`;
-const values = Object.fromEntries(names.map((name) => [ref(name), randomBytes(24).toString('base64url')]));
+const identity = benchIdentity();
 const database = await createTestDatabase({ prefix: 'tessera_bench' });
 
 class AppModule {}
 Module({
   imports: [
-    DatabaseModule.forRoot({
-      url: database.url,
-      entities: [...identityEntities],
-      migrations: {
-        list: [...identityMigrations],
-        schema: IDENTITY_SCHEMA,
-        tableName: IDENTITY_MIGRATIONS_TABLE,
-        silent: true,
-      },
-    }),
+    benchDatabaseModule(database.url),
     RouterModule.forRoot(),
     IdentityModule.forRoot({
-      config: {
-        environment: 'test',
-        publicBaseUrl: 'http://localhost:3000',
-        rp: { id: 'localhost', name: 'bench' },
-        secrets: {
-          sessionPepper: { current: ref('SESSION_PEPPER') },
-          recoveryPepper: { current: ref('RECOVERY_PEPPER') },
-          devicePepper: { current: ref('DEVICE_PEPPER') },
-          servicePepper: { current: ref('SERVICE_PEPPER') },
-          auditKey: ref('AUDIT_KEY'),
-          encryptionKey: ref('ENCRYPTION_KEY'),
-          signingKey: ref('SIGNING_KEY'),
-        },
-      },
-      runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }),
+      config: identity.config,
+      runtime: createNodeIdentityRuntime({ secrets: identity.secrets }),
       store: IdentityMikroOrmModule.forRoot(),
     }),
   ],

@@ -2,42 +2,27 @@
 // database per run), one host controller with `GET /guarded` (@RequireIdentity) and `GET /open`,
 // and one seeded passkey session. Prints `<port> <cookie>` when listening.
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
-import { createTestDatabase, DatabaseModule } from '../../dist/libs/database/src/index.js';
+import { createTestDatabase } from '../../dist/libs/database/src/index.js';
 import { RouterModule } from '../../dist/libs/web/src/index.js';
 import {
-  createInMemorySecretResolver,
   createNodeIdentityRuntime,
   IDENTITY_KERNEL,
   IdentityModule,
   issueSession,
   RequireIdentity,
 } from '../../dist/libs/identity/src/index.js';
-import {
-  IDENTITY_MIGRATIONS_TABLE,
-  IDENTITY_SCHEMA,
-  identityEntities,
-  identityMigrations,
-  IdentityMikroOrmModule,
-} from '../../dist/libs/identity-mikro-orm/src/index.js';
+import { IdentityMikroOrmModule } from '../../dist/libs/identity-mikro-orm/src/index.js';
+import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '../../dist/libs/identity-testing/src/identity-test.seed.js';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/identity-session runs on a PostgreSQL server: set DATABASE_URL');
-const names = [
-  'SESSION_PEPPER',
-  'RECOVERY_PEPPER',
-  'DEVICE_PEPPER',
-  'SERVICE_PEPPER',
-  'AUDIT_KEY',
-  'ENCRYPTION_KEY',
-  'SIGNING_KEY',
-];
-const ref = (name) => `env:TESSERA_TEST_${name}`;
-const values = Object.fromEntries(names.map((name) => [ref(name), randomBytes(24).toString('base64url')]));
+const identity = benchIdentity({
+  extra: { lifetimes: { sessionCacheSeconds: Number(process.env.TESSERA_BENCH_SESSION_CACHE_SECONDS ?? 0) } },
+});
 const database = await createTestDatabase({ prefix: 'tessera_bench' });
 
 class HostController {
@@ -57,34 +42,11 @@ Controller()(HostController);
 class AppModule {}
 Module({
   imports: [
-    DatabaseModule.forRoot({
-      url: database.url,
-      entities: [...identityEntities],
-      migrations: {
-        list: [...identityMigrations],
-        schema: IDENTITY_SCHEMA,
-        tableName: IDENTITY_MIGRATIONS_TABLE,
-        silent: true,
-      },
-    }),
+    benchDatabaseModule(database.url),
     RouterModule.forRoot(),
     IdentityModule.forRoot({
-      config: {
-        environment: 'test',
-        publicBaseUrl: 'http://localhost:3000',
-        rp: { id: 'localhost', name: 'bench' },
-        lifetimes: { sessionCacheSeconds: Number(process.env.TESSERA_BENCH_SESSION_CACHE_SECONDS ?? 0) },
-        secrets: {
-          sessionPepper: { current: ref('SESSION_PEPPER') },
-          recoveryPepper: { current: ref('RECOVERY_PEPPER') },
-          devicePepper: { current: ref('DEVICE_PEPPER') },
-          servicePepper: { current: ref('SERVICE_PEPPER') },
-          auditKey: ref('AUDIT_KEY'),
-          encryptionKey: ref('ENCRYPTION_KEY'),
-          signingKey: ref('SIGNING_KEY'),
-        },
-      },
-      runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }),
+      config: identity.config,
+      runtime: createNodeIdentityRuntime({ secrets: identity.secrets }),
       store: IdentityMikroOrmModule.forRoot(),
     }),
   ],

@@ -7,28 +7,20 @@
 // request (HTTP server `request` → response `finish`). GET /__bench/stats answers the totals since
 // POST /__bench/reset. Prints `<port>` when listening.
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EntityManager } from '@mikro-orm/core';
-import { createTestDatabase, DatabaseModule } from '../../dist/libs/database/src/index.js';
+import { createTestDatabase } from '../../dist/libs/database/src/index.js';
 import { RouterModule } from '../../dist/libs/web/src/index.js';
 import {
-  createInMemorySecretResolver,
   createNodeIdentityRuntime,
   IdentityModule,
   IdentityRateLimiter,
   IdentityStore,
 } from '../../dist/libs/identity/src/index.js';
-import {
-  IDENTITY_MIGRATIONS_TABLE,
-  IDENTITY_SCHEMA,
-  identityEntities,
-  identityMigrations,
-  MikroOrmIdentityStore,
-  PostgresRateLimiter,
-} from '../../dist/libs/identity-mikro-orm/src/index.js';
+import { MikroOrmIdentityStore, PostgresRateLimiter } from '../../dist/libs/identity-mikro-orm/src/index.js';
+import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');
 const bootstrapSecret = process.env.BENCH_BOOTSTRAP_SECRET;
@@ -119,21 +111,11 @@ function timedStore(inner) {
   });
 }
 
-const names = [
-  'SESSION_PEPPER',
-  'RECOVERY_PEPPER',
-  'DEVICE_PEPPER',
-  'SERVICE_PEPPER',
-  'AUDIT_KEY',
-  'ENCRYPTION_KEY',
-  'SIGNING_KEY',
-];
-const ref = (name) => `env:TESSERA_TEST_${name}`;
-const values = {
-  ...Object.fromEntries(names.map((name) => [ref(name), randomBytes(24).toString('base64url')])),
-  [ref('BOOTSTRAP_SECRET')]: bootstrapSecret,
-};
-const secrets = createInMemorySecretResolver(values);
+const identity = benchIdentity({
+  bootstrapSecret,
+  extra: { rateLimits: { passkey_auth_start: false, passkey_auth_finish: false }, store: { kind: 'postgresql' } },
+});
+const secrets = identity.secrets;
 const runtime = createNodeIdentityRuntime({
   secrets,
   crypto: timedCrypto(createNodeIdentityRuntime({ secrets }).crypto),
@@ -170,37 +152,11 @@ Controller('__bench')(BenchController);
 class AppModule {}
 Module({
   imports: [
-    DatabaseModule.forRoot({
-      url: database.url,
-      // One pooled connection per concurrent sign-in (--pool, default 20): the pool is a deployment setting.
-      pool: { max: Number(process.env.TESSERA_BENCH_POOL_MAX ?? 20) },
-      entities: [...identityEntities],
-      migrations: {
-        list: [...identityMigrations],
-        schema: IDENTITY_SCHEMA,
-        tableName: IDENTITY_MIGRATIONS_TABLE,
-        silent: true,
-      },
-    }),
+    // One pooled connection per concurrent sign-in (default 20): the pool is a deployment setting.
+    benchDatabaseModule(database.url, { max: Number(process.env.TESSERA_BENCH_POOL_MAX ?? 20) }),
     RouterModule.forRoot(),
     IdentityModule.forRoot({
-      config: {
-        environment: 'test',
-        publicBaseUrl: 'http://localhost:3000',
-        rp: { id: 'localhost', name: 'bench' },
-        bootstrap: { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') },
-        rateLimits: { passkey_auth_start: false, passkey_auth_finish: false },
-        store: { kind: 'postgresql' },
-        secrets: {
-          sessionPepper: { current: ref('SESSION_PEPPER') },
-          recoveryPepper: { current: ref('RECOVERY_PEPPER') },
-          devicePepper: { current: ref('DEVICE_PEPPER') },
-          servicePepper: { current: ref('SERVICE_PEPPER') },
-          auditKey: ref('AUDIT_KEY'),
-          encryptionKey: ref('ENCRYPTION_KEY'),
-          signingKey: ref('SIGNING_KEY'),
-        },
-      },
+      config: identity.config,
       runtime,
       store: benchStore,
     }),

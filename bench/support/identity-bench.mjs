@@ -1,0 +1,66 @@
+// Shared setup of the identity benchmarks (bench/identity-session, bench/passkey, bench/audit):
+// random in-memory secrets, the test-environment identity configuration on http://localhost:3000,
+// and the database module of a fresh PostgreSQL database with the identity schema.
+import { randomBytes } from 'node:crypto';
+import { DatabaseModule } from '../../dist/libs/database/src/index.js';
+import { createInMemorySecretResolver } from '../../dist/libs/identity/src/index.js';
+import {
+  IDENTITY_MIGRATIONS_TABLE,
+  IDENTITY_SCHEMA,
+  identityEntities,
+  identityMigrations,
+} from '../../dist/libs/identity-mikro-orm/src/index.js';
+
+const NAMES = [
+  'SESSION_PEPPER',
+  'RECOVERY_PEPPER',
+  'DEVICE_PEPPER',
+  'SERVICE_PEPPER',
+  'AUDIT_KEY',
+  'ENCRYPTION_KEY',
+  'SIGNING_KEY',
+];
+const ref = (name) => `env:TESSERA_TEST_${name}`;
+
+/**
+ * Random secrets and the identity configuration referring to them; `bootstrapSecret` makes
+ * bootstrap pending. `extra` is merged over the configuration.
+ */
+export function benchIdentity({ bootstrapSecret, extra = {} } = {}) {
+  const values = Object.fromEntries(NAMES.map((name) => [ref(name), randomBytes(24).toString('base64url')]));
+  if (bootstrapSecret !== undefined) values[ref('BOOTSTRAP_SECRET')] = bootstrapSecret;
+  const config = {
+    environment: 'test',
+    publicBaseUrl: 'http://localhost:3000',
+    rp: { id: 'localhost', name: 'bench' },
+    secrets: {
+      sessionPepper: { current: ref('SESSION_PEPPER') },
+      recoveryPepper: { current: ref('RECOVERY_PEPPER') },
+      devicePepper: { current: ref('DEVICE_PEPPER') },
+      servicePepper: { current: ref('SERVICE_PEPPER') },
+      auditKey: ref('AUDIT_KEY'),
+      encryptionKey: ref('ENCRYPTION_KEY'),
+      signingKey: ref('SIGNING_KEY'),
+    },
+    ...(bootstrapSecret === undefined
+      ? {}
+      : { bootstrap: { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') } }),
+    ...extra,
+  };
+  return { config, secrets: createInMemorySecretResolver(values) };
+}
+
+/** `DatabaseModule` on `url` with the identity entities and migrations (quiet). */
+export function benchDatabaseModule(url, pool) {
+  return DatabaseModule.forRoot({
+    url,
+    ...(pool === undefined ? {} : { pool }),
+    entities: [...identityEntities],
+    migrations: {
+      list: [...identityMigrations],
+      schema: IDENTITY_SCHEMA,
+      tableName: IDENTITY_MIGRATIONS_TABLE,
+      silent: true,
+    },
+  });
+}
