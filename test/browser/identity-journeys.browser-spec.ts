@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openDevice, screenshot, sessionStorageItem, type BrowserDevice } from './support/browser.js';
+import {
+  expectHardenedPage,
+  launchChromium,
+  openDevice,
+  screenshot,
+  sessionStorageItem,
+  storedPageState,
+  type BrowserDevice,
+} from './support/browser.js';
 import { DemoServer } from './support/demo-server.js';
 import {
   accountHeading,
   API,
   CSRF_KEY,
   expectSuccess,
+  fillBootstrapForm,
   pageError,
+  postMalformedJson,
   shownRecoveryCodes,
   signIn,
   signInButton,
@@ -48,17 +58,7 @@ describe('identity demo pages in Chromium', () => {
   it('serves every page with no-store, a strict CSP, nosniff and no-referrer, and no inline script', async () => {
     const { page } = owner;
     for (const path of ['/identity', '/identity/bootstrap', '/identity/enroll', '/identity/recovery']) {
-      const response = await page.goto(path);
-      expect(response?.status()).toBe(200);
-      const headers = response!.headers();
-      expect(headers['cache-control']).toBe('no-store');
-      expect(headers['content-security-policy']).toContain("script-src 'self'");
-      expect(headers['content-security-policy']).toContain("default-src 'none'");
-      expect(headers['content-security-policy']).not.toContain('unsafe');
-      expect(headers['x-content-type-options']).toBe('nosniff');
-      expect(headers['referrer-policy']).toBe('no-referrer');
-      expect(await page.locator('script:not([src])').count()).toBe(0);
-      expect(await page.getByRole('status').count()).toBe(1);
+      await expectHardenedPage(page, await page.goto(path));
     }
     await page.goto('/identity/enroll');
     await page.getByText('This page needs the complete invitation link').waitFor();
@@ -73,14 +73,14 @@ describe('identity demo pages in Chromium', () => {
 
   it('1. bootstraps the owner: CSRF token in sessionStorage, registration options per contract, ten distinct codes shown once', async () => {
     const { page } = owner;
-    await page.goto('/identity/bootstrap');
-    await page.getByRole('heading', { name: 'Create the first owner' }).waitFor();
-    await page.getByLabel('Bootstrap secret', { exact: true }).fill(demo.bootstrapSecret);
-    await page.getByLabel('Your name', { exact: true }).fill('Ada Lovelace');
-    await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
-    await page.getByLabel('Organization name', { exact: true }).fill('Analytical Engines');
-    await page.getByLabel('Organization slug', { exact: true }).fill('analytical-engines');
-    await page.getByLabel('Passkey name', { exact: true }).fill('Ada’s laptop');
+    await fillBootstrapForm(page, {
+      secret: demo.bootstrapSecret,
+      displayName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      organizationName: 'Analytical Engines',
+      organizationSlug: 'analytical-engines',
+      passkeyName: 'Ada’s laptop',
+    });
     await screenshot(page, 'bootstrap-form');
 
     // sessionStorage is read while the start request is in flight: finish ends the session and the
@@ -127,9 +127,7 @@ describe('identity demo pages in Chromium', () => {
     await screenshot(page, 'bootstrap-codes');
 
     // Shown once: nothing of them is kept by the page, and a reload shows the form again.
-    const stored = await page.evaluate(() =>
-      JSON.stringify({ ...(globalThis as any).sessionStorage, ...(globalThis as any).localStorage }),
-    );
+    const stored = await storedPageState(page);
     for (const code of shown) expect(stored).not.toContain(code);
     journey.codes = shown;
   });
@@ -392,18 +390,7 @@ describe('identity demo pages in Chromium', () => {
     ];
     const anonymous = await device();
     await anonymous.page.goto('/identity');
-    const answers = await anonymous.page.evaluate(async (paths) => {
-      const results: { path: string; status: number; cacheControl: string | null }[] = [];
-      for (const path of paths) {
-        const response = await fetch(path, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{',
-        });
-        results.push({ path, status: response.status, cacheControl: response.headers.get('cache-control') });
-      }
-      return results;
-    }, routes);
+    const answers = await postMalformedJson(anonymous.page, routes);
     for (const { path, status, cacheControl } of answers) {
       expect([path, [404, 405, 501].includes(status)]).toEqual([path, false]);
       // Answered by the identity router (every identity response is no-store), not by a host

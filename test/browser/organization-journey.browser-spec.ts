@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page, Response } from 'playwright-core';
-import { launchChromium, openDevice, screenshot, sessionStorageItem, type BrowserDevice } from './support/browser.js';
+import type { Browser, Page } from 'playwright-core';
+import {
+  expectHardenedPage,
+  launchChromium,
+  openDevice,
+  screenshot,
+  sessionStorageItem,
+  storedPageState,
+  type BrowserDevice,
+} from './support/browser.js';
 import { DemoServer } from './support/demo-server.js';
 import {
-  API,
   bootstrapOwner,
   CSRF_KEY,
   enrollWithLink,
@@ -14,16 +21,27 @@ import {
   uuidV7,
   waitForApi,
 } from './support/identity-pages.js';
+import {
+  acceptInvitationLink,
+  auditEvents as auditEventsAt,
+  changeMemberRole,
+  clipboardText,
+  createInvitation,
+  createOrganizationWithStepUp,
+  createServiceIdentityWithStepUp,
+  deleteOrganizationWithStepUp,
+  issueCredential,
+  onPasskeyCheck,
+  openOrganization as openOrganizationAt,
+  ORGANIZATIONS,
+  pastRecentPasskeyWindow as pastRecentPasskeyWindowOf,
+  shownEventIds,
+  submitInvitation,
+  type AuditEvent,
+} from './support/organization-pages.js';
 
 /** This demo's recent-passkey window: short, so the journey reaches step-up without a 5-minute wait. */
 const STEP_UP_WINDOW_SECONDS = 3;
-const ORGANIZATIONS = '/identity/v1/organizations';
-
-interface AuditEvent {
-  id: string;
-  action: string;
-  occurredAt: string;
-}
 
 /**
  * Issue 5's browser journey in headless Chromium: the owner creates an organization (step-up
@@ -56,46 +74,18 @@ describe('organization demo pages in Chromium', () => {
   const organizationPage = () => `/identity/organizations/${journey.organizationId}`;
   const organizationApi = (path = '') => `${ORGANIZATIONS}/${journey.organizationId}${path}`;
 
-  /** The organization's whole audit stream from route 29 (one page of 100), newest first. */
-  async function auditEvents(page: Page): Promise<AuditEvent[]> {
-    const response = await page.request.get(`${organizationApi('/audit-events')}?limit=100`);
-    expect(response.status()).toBe(200);
-    const body = (await response.json()) as { events: AuditEvent[]; nextCursor?: string };
-    expect(body.nextCursor).toBeUndefined();
-    return body.events;
-  }
-
-  /** Event IDs of the audit table's rows, top to bottom. */
-  function shownEventIds(page: Page): Promise<string[]> {
-    return page
-      .locator('#audit-body tr')
-      .evaluateAll((rows) => rows.map((row) => (row as any).dataset.eventId as string));
-  }
-
+  const auditEvents = (page: Page): Promise<AuditEvent[]> => auditEventsAt(page, organizationApi('/audit-events'));
   /** Waits until the owner's last passkey check is no longer recent, so the next sensitive call needs one. */
-  async function pastRecentPasskeyWindow(page: Page): Promise<void> {
-    const windowEnds = journey.passkeyAt + STEP_UP_WINDOW_SECONDS * 1000 + 500;
-    await page.waitForTimeout(Math.max(0, windowEnds - Date.now()));
-  }
-
-  async function openOrganization(page: Page, name: string): Promise<void> {
-    await page.goto(organizationPage());
-    await expectSuccess(page, page.getByRole('heading', { name, level: 2 }));
-  }
+  const pastRecentPasskeyWindow = (page: Page) =>
+    pastRecentPasskeyWindowOf(page, journey.passkeyAt, STEP_UP_WINDOW_SECONDS);
+  const openOrganization = (page: Page, name: string) => openOrganizationAt(page, organizationPage(), name);
 
   beforeAll(async () => {
     demo = await DemoServer.start({ TESSERA_STEP_UP_WINDOW_SECONDS: String(STEP_UP_WINDOW_SECONDS) });
     browser = await launchChromium();
     owner = await device();
     // Every passkey sign-in or step-up of the owner starts a new recent-passkey window.
-    owner.page.on('response', (response) => {
-      const path = new URL(response.url()).pathname;
-      if (response.status() !== 200 || (path !== API.authenticationFinish && path !== API.stepUpFinish)) return;
-      void response.json().then(
-        (session: { authenticatedAt: string }) => (journey.passkeyAt = Date.parse(session.authenticatedAt)),
-        () => undefined,
-      );
-    });
+    onPasskeyCheck(owner.page, (authenticatedAt) => (journey.passkeyAt = authenticatedAt));
   });
 
   afterAll(async () => {
@@ -106,17 +96,7 @@ describe('organization demo pages in Chromium', () => {
   it('serves the organization pages with no-store, a strict CSP, nosniff and no-referrer, and no inline script', async () => {
     const { page } = owner;
     for (const path of ['/identity/organizations', `/identity/organizations/${uuidV7()}`]) {
-      const response = await page.goto(path);
-      expect(response?.status()).toBe(200);
-      const headers = response!.headers();
-      expect(headers['cache-control']).toBe('no-store');
-      expect(headers['content-security-policy']).toContain("script-src 'self'");
-      expect(headers['content-security-policy']).toContain("default-src 'none'");
-      expect(headers['content-security-policy']).not.toContain('unsafe');
-      expect(headers['x-content-type-options']).toBe('nosniff');
-      expect(headers['referrer-policy']).toBe('no-referrer');
-      expect(await page.locator('script:not([src])').count()).toBe(0);
-      expect(await page.getByRole('status').count()).toBe(1);
+      await expectHardenedPage(page, await page.goto(path));
       await expectSuccess(page, page.getByRole('heading', { name: 'Sign in first' }));
     }
     await screenshot(page, 'organizations-signed-out');
@@ -148,23 +128,7 @@ describe('organization demo pages in Chromium', () => {
     const { page } = owner;
     await pastRecentPasskeyWindow(page);
 
-    const creations: Response[] = [];
-    const collect = (response: Response) => {
-      if (response.request().method() === 'POST' && new URL(response.url()).pathname === ORGANIZATIONS)
-        creations.push(response);
-    };
-    page.on('response', collect);
-    await page.getByLabel('Organization name', { exact: true }).fill('Difference Engines');
-    await page.getByLabel('Organization slug', { exact: true }).fill('difference-engines');
-    const steppedUp = waitForApi(page, 'POST', API.stepUpFinish);
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    const stepUp = await steppedUp;
-    expect(stepUp.status()).toBe(200);
-    await expectSuccess(
-      page,
-      page.getByRole('status').filter({ hasText: 'Organization “Difference Engines” created' }),
-    );
-    page.off('response', collect);
+    const { stepUp, creations } = await createOrganizationWithStepUp(page, 'Difference Engines', 'difference-engines');
 
     expect(creations.map((response) => response.status())).toEqual([403, 201]);
     expect(((await creations[0]!.json()) as { error: { code: string } }).error.code).toBe('step_up_required');
@@ -194,14 +158,7 @@ describe('organization demo pages in Chromium', () => {
     expect(await page.locator('#members-body tr').count()).toBe(1);
     expect(await page.locator('#members-body tr').textContent()).toContain('you');
 
-    await page.getByLabel('Email of the person to invite', { exact: true }).fill('grace@example.com');
-    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
-    const invited = waitForApi(page, 'POST', organizationApi('/invitations'));
-    await page.getByRole('button', { name: 'Create invitation' }).click();
-    const response = await invited;
-    expect(response.status()).toBe(201);
-    const { invitation, token } = (await response.json()) as { invitation: { state: string }; token: string };
-    expect(invitation.state).toBe('pending');
+    const { token } = await createInvitation(page, organizationApi('/invitations'), 'grace@example.com', 'viewer');
 
     const field = page.getByLabel('Enrolment link', { exact: true });
     await expectSuccess(page, field);
@@ -211,14 +168,12 @@ describe('organization demo pages in Chromium', () => {
     expect(new URLSearchParams(new URL(link).hash.slice(1)).get('token')).toBe(token);
     await page.getByRole('button', { name: 'Copy the enrolment link' }).click();
     await expectSuccess(page, page.getByRole('status').filter({ hasText: 'copied to the clipboard' }));
-    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(link);
+    expect(await clipboardText(page)).toBe(link);
     expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('pending');
     await screenshot(page, 'organization-invitation-link');
 
     // Shown once: the page keeps nothing of it, and a reload shows the invitation without its link.
-    const stored = await page.evaluate(() =>
-      JSON.stringify({ ...(globalThis as any).sessionStorage, ...(globalThis as any).localStorage }),
-    );
+    const stored = await storedPageState(page);
     expect(stored).not.toContain(token);
     await page.reload();
     await expectSuccess(page, page.getByRole('row', { name: /grace@example\.com/ }));
@@ -287,20 +242,12 @@ describe('organization demo pages in Chromium', () => {
   it('changes the member’s role (ending their sessions), invites and revokes, renames, and pages the audit log with nextCursor', async () => {
     const { page } = owner;
     const graceRow = page.locator('#members-body tr').filter({ hasText: journey.memberUserId });
-    await graceRow.getByRole('combobox').selectOption('publisher');
-    const patched = page.waitForResponse(
-      (response) => response.request().method() === 'PATCH' && response.url().includes('/memberships/'),
-    );
-    await graceRow.getByRole('button', { name: /^Change the role of member/ }).click();
-    expect((await patched).status()).toBe(200);
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'is now publisher' }));
+    await changeMemberRole(page, graceRow, 'publisher');
     expect(await graceRow.textContent()).toContain('publisher');
     await member.page.goto('/identity');
     await expectSuccess(member.page, signInButton(member.page));
 
-    await page.getByLabel('Email of the person to invite', { exact: true }).fill('charles@example.com');
-    await page.getByLabel('Role', { exact: true }).selectOption('admin');
-    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await submitInvitation(page, 'charles@example.com', 'admin');
     await expectSuccess(page, page.getByRole('row', { name: /charles@example\.com/ }));
     await page.getByRole('button', { name: 'Revoke the invitation for charles@example.com' }).click();
     await expectSuccess(page, page.getByRole('status').filter({ hasText: 'no longer works' }));
@@ -339,22 +286,12 @@ describe('organization demo pages in Chromium', () => {
     const { page } = owner;
     const identities = organizationApi('/service-identities');
     await pastRecentPasskeyWindow(page);
-    const creations: Response[] = [];
-    const collect = (response: Response) => {
-      if (response.request().method() === 'POST' && new URL(response.url()).pathname === identities)
-        creations.push(response);
-    };
-    page.on('response', collect);
-    await page.getByLabel('Name', { exact: true }).fill('CI publisher');
-    await page.getByLabel('Description (optional)', { exact: true }).fill('Publishes from the main branch');
-    await page.getByLabel('Capabilities', { exact: true }).fill('package.publish');
-    await page.getByLabel('First credential’s lifetime in days (optional)', { exact: true }).fill('7');
-    const steppedUp = waitForApi(page, 'POST', API.stepUpFinish);
-    await page.getByRole('button', { name: 'Create service identity' }).click();
-    expect((await steppedUp).status()).toBe(200);
-    const field = page.getByLabel('Secret token', { exact: true });
-    await expectSuccess(page, field);
-    page.off('response', collect);
+    const { creations, field } = await createServiceIdentityWithStepUp(page, identities, {
+      name: 'CI publisher',
+      description: 'Publishes from the main branch',
+      capabilities: 'package.publish',
+      lifetimeDays: '7',
+    });
     expect(creations.map((response) => response.status())).toEqual([403, 201]);
     expect(creations[1]!.request().postDataJSON()).toEqual({
       name: 'CI publisher',
@@ -370,7 +307,7 @@ describe('organization demo pages in Chromium', () => {
     expect(await field.inputValue()).toBe(created.token);
     await page.getByRole('button', { name: 'Copy the secret token' }).click();
     await expectSuccess(page, page.getByRole('status').filter({ hasText: 'token was copied' }));
-    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(created.token);
+    expect(await clipboardText(page)).toBe(created.token);
     const row = page.getByRole('row', { name: /CI publisher/ });
     expect(await row.textContent()).toContain('package.publish');
     expect(await row.textContent()).toContain('active');
@@ -380,9 +317,7 @@ describe('organization demo pages in Chromium', () => {
     const packages = `${demo.origin}/orgs/${journey.organizationId}/packages`;
     const bearer = { authorization: `Bearer ${created.token}` };
     expect((await fetch(packages, { headers: bearer })).status).toBe(200);
-    const stored = await page.evaluate(() =>
-      JSON.stringify({ ...(globalThis as any).sessionStorage, ...(globalThis as any).localStorage }),
-    );
+    const stored = await storedPageState(page);
     expect(stored).not.toContain(created.token);
 
     await page.getByRole('button', { name: 'Show the credentials of CI publisher' }).click();
@@ -392,15 +327,7 @@ describe('organization demo pages in Chromium', () => {
     expect(await credentialRows.first().textContent()).toContain(created.credential.publicPrefix);
 
     // Issue a second credential, rotate the first, revoke the second (each may ask for a passkey).
-    await page.getByLabel('Capabilities of a new credential', { exact: true }).fill('package.publish');
-    const issuedAnswer = page.waitForResponse(
-      (response) =>
-        response.request().method() === 'POST' &&
-        new URL(response.url()).pathname === `${identities}/${created.identity.id}/credentials` &&
-        response.status() === 201,
-    );
-    await page.getByRole('button', { name: 'Issue a credential' }).click();
-    const issued = (await (await issuedAnswer).json()) as { credential: { publicPrefix: string }; token: string };
+    const issued = await issueCredential(page, `${identities}/${created.identity.id}/credentials`, 'package.publish');
     await expectSuccess(page, page.getByRole('status').filter({ hasText: 'New credential for “CI publisher” issued' }));
     expect(await field.inputValue()).toBe(issued.token);
     expect(await credentialRows.count()).toBe(2);
@@ -436,10 +363,12 @@ describe('organization demo pages in Chromium', () => {
   });
 
   it('an existing account joins another organization by pasting its invitation link (route 33)', async () => {
-    await owner.page.goto(`/identity/organizations/${journey.firstOrganizationId}`);
-    await expectSuccess(owner.page, owner.page.getByRole('heading', { name: 'Analytical Engines', level: 2 }));
-    await owner.page.getByLabel('Email of the person to invite', { exact: true }).fill('Grace@Example.com');
-    await owner.page.getByRole('button', { name: 'Create invitation' }).click();
+    await openOrganizationAt(
+      owner.page,
+      `/identity/organizations/${journey.firstOrganizationId}`,
+      'Analytical Engines',
+    );
+    await submitInvitation(owner.page, 'Grace@Example.com');
     const field = owner.page.getByLabel('Enrolment link', { exact: true });
     await expectSuccess(owner.page, field);
     const link = await field.inputValue();
@@ -447,10 +376,7 @@ describe('organization demo pages in Chromium', () => {
     const { page } = member;
     await signIn(page);
     await page.getByRole('link', { name: 'Your organizations' }).click();
-    await page.getByLabel('Invitation link', { exact: true }).fill(link);
-    const accepted = waitForApi(page, 'POST', '/identity/v1/invitations/accept');
-    await page.getByRole('button', { name: 'Accept invitation' }).click();
-    const answer = await accepted;
+    const answer = await acceptInvitationLink(page, link);
     expect(answer.status()).toBe(200);
     expect(answer.request().postDataJSON()).toEqual({
       token: new URLSearchParams(new URL(link).hash.slice(1)).get('token'),
@@ -463,26 +389,18 @@ describe('organization demo pages in Chromium', () => {
 
   it('deletes an organization only with its slug typed and a fresh passkey check; it leaves the list', async () => {
     const { page } = owner;
-    await page.goto(`/identity/organizations/${journey.firstOrganizationId}`);
-    await expectSuccess(page, page.getByRole('heading', { name: 'Analytical Engines', level: 2 }));
+    await openOrganizationAt(page, `/identity/organizations/${journey.firstOrganizationId}`, 'Analytical Engines');
     const confirmation = page.getByLabel('To delete this organization, type its slug', { exact: true });
     await confirmation.fill('analytical');
     await page.getByRole('button', { name: 'Delete organization' }).click();
     await expectSuccess(page, page.getByRole('status').filter({ hasText: 'Nothing deleted' }));
 
     await pastRecentPasskeyWindow(page);
-    const deletions: number[] = [];
-    page.on('response', (response) => {
-      if (response.request().method() === 'DELETE' && new URL(response.url()).pathname.startsWith(ORGANIZATIONS))
-        deletions.push(response.status());
-    });
-    await confirmation.fill('analytical-engines');
-    const steppedUp = waitForApi(page, 'POST', API.stepUpFinish);
-    await page.getByRole('button', { name: 'Delete organization' }).click();
-    expect((await steppedUp).status()).toBe(200);
-    await expectSuccess(
+    const deletions = await deleteOrganizationWithStepUp(
       page,
-      page.getByRole('status').filter({ hasText: 'Organization “Analytical Engines” deleted' }),
+      confirmation,
+      'analytical-engines',
+      'Analytical Engines',
     );
     expect(deletions).toEqual([403, 200]);
 

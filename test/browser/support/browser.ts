@@ -1,6 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { expect } from '@jest/globals';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+  type Response,
+} from 'playwright-core';
 
 /** A credential as CDP's `WebAuthn.getCredentials` returns it (private key included). */
 export type VirtualCredential = Awaited<ReturnType<VirtualAuthenticator['credentials']>>[number];
@@ -104,4 +112,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Reads one `sessionStorage` entry of the page's origin. */
 export function sessionStorageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((name) => (globalThis as any).sessionStorage.getItem(name) as string | null, key);
+}
+
+/** Everything the page keeps in `sessionStorage` and `localStorage`, serialised. */
+export function storedPageState(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    JSON.stringify({ ...(globalThis as any).sessionStorage, ...(globalThis as any).localStorage }),
+  );
+}
+
+/** Checks a page answer: 200, no-store, a strict CSP, nosniff, no-referrer, no inline script, one status region. */
+export async function expectHardenedPage(page: Page, response: Response | null): Promise<void> {
+  expect(response?.status()).toBe(200);
+  const headers = response!.headers();
+  expect(headers['cache-control']).toBe('no-store');
+  expect(headers['content-security-policy']).toContain("script-src 'self'");
+  expect(headers['content-security-policy']).toContain("default-src 'none'");
+  expect(headers['content-security-policy']).not.toContain('unsafe');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  expect(await page.locator('script:not([src])').count()).toBe(0);
+  expect(await page.getByRole('status').count()).toBe(1);
 }

@@ -117,14 +117,8 @@ export interface OwnerBootstrap {
   passkeyName: string;
 }
 
-/**
- * Fills `/identity/bootstrap` and creates the owner's passkey on the page's authenticator; returns
- * the `BootstrapCreated` IDs and the ten recovery codes the page shows once.
- */
-export async function bootstrapOwner(
-  page: Page,
-  input: OwnerBootstrap,
-): Promise<{ userId: string; organizationId: string; codes: string[] }> {
+/** Opens `/identity/bootstrap` and fills its form, without submitting it. */
+export async function fillBootstrapForm(page: Page, input: OwnerBootstrap): Promise<void> {
   await page.goto('/identity/bootstrap');
   await page.getByRole('heading', { name: 'Create the first owner' }).waitFor();
   await page.getByLabel('Bootstrap secret', { exact: true }).fill(input.secret);
@@ -133,6 +127,17 @@ export async function bootstrapOwner(
   await page.getByLabel('Organization name', { exact: true }).fill(input.organizationName);
   await page.getByLabel('Organization slug', { exact: true }).fill(input.organizationSlug);
   await page.getByLabel('Passkey name', { exact: true }).fill(input.passkeyName);
+}
+
+/**
+ * Fills `/identity/bootstrap` and creates the owner's passkey on the page's authenticator; returns
+ * the `BootstrapCreated` IDs and the ten recovery codes the page shows once.
+ */
+export async function bootstrapOwner(
+  page: Page,
+  input: OwnerBootstrap,
+): Promise<{ userId: string; organizationId: string; codes: string[] }> {
+  await fillBootstrapForm(page, input);
   const bootstrapped = waitForApi(page, 'POST', API.bootstrap);
   await page.getByRole('button', { name: 'Create owner and passkey' }).click();
   const response = await bootstrapped;
@@ -164,4 +169,23 @@ export async function enrollWithLink(
     membership: { role: string };
   };
   return { enrollment, codes: await shownRecoveryCodes(page) };
+}
+
+/** POSTs the malformed JSON body `{` to each path from the page (same origin, its cookies); returns each answer. */
+export function postMalformedJson(
+  page: Page,
+  paths: readonly string[],
+): Promise<{ path: string; status: number; cacheControl: string | null }[]> {
+  return page.evaluate(async (paths) => {
+    const results: { path: string; status: number; cacheControl: string | null }[] = [];
+    for (const path of paths) {
+      const response = await fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      });
+      results.push({ path, status: response.status, cacheControl: response.headers.get('cache-control') });
+    }
+    return results;
+  }, paths as string[]);
 }

@@ -1,21 +1,19 @@
 import { describe, it, expect, beforeAll, afterAll, jest } from '@jest/globals';
-import { Controller, Get } from '@nestjs/common';
-import { MikroORM } from '@mikro-orm/core';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import {
-  CurrentIdentity,
-  IDENTITY_KERNEL,
-  IdentityInvitations,
-  RequireIdentity,
-  RequireRecentPasskey,
-  StoreError,
-  type IdentityContext,
-  type IdentityKernel,
-} from '@tessera/identity';
-import { seedPasskeySession, sessionCookieOf, TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
+import { IDENTITY_KERNEL, IdentityInvitations, StoreError, type IdentityKernel } from '@tessera/identity';
+import { TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import { bootIdentityHostApp } from '../../support/identity-host-app.js';
 import { CapturingLogger, captureProcessOutput, type ProcessOutputCapture } from '../../support/log-capture.js';
+import {
+  bootstrapBody,
+  encodedForms,
+  HostController,
+  MARKER,
+  SecretScan,
+  storedDigests,
+  textForms,
+  unsafe,
+} from './secret-scan.support.js';
 
 /**
  * Issue 3 acceptance: no response or log line contains a token, digest, secret or exception text.
@@ -25,110 +23,17 @@ import { CapturingLogger, captureProcessOutput, type ProcessOutputCapture } from
  * leak would plausibly take.
  */
 
-@Controller('host')
-class HostController {
-  @Get('account')
-  @RequireIdentity()
-  account(@CurrentIdentity() identity: IdentityContext): { userId: string } {
-    return { userId: identity.principal.id };
-  }
-
-  @Get('sensitive')
-  @RequireRecentPasskey()
-  sensitive(): { ok: true } {
-    return { ok: true };
-  }
-}
-
-/** One response as the client saw it. */
-interface Seen {
-  readonly label: string;
-  readonly status: number;
-  readonly body: string;
-  /** Every header but Set-Cookie, serialised. */
-  readonly headers: string;
-  readonly setCookie: string;
-}
-
-/** A value that must not leak, in every encoding to look for, and the one place it may appear. */
-interface Needle {
-  readonly label: string;
-  readonly forms: readonly string[];
-  /** Index of the one response whose body may carry it (a CSRF token in its session-created body). */
-  readonly allowedInBodyOf?: number;
-  /** May appear in Set-Cookie (the session cookie secret). */
-  readonly allowedInSetCookie?: boolean;
-}
-
-const MARKER = `exception-marker-${randomBytes(12).toString('hex')}`;
-
-/** The UTF-8 string as text, hex and base64. */
-const textForms = (value: string): string[] => {
-  const bytes = Buffer.from(value, 'utf8');
-  return [value, bytes.toString('hex'), bytes.toString('base64')];
-};
-
-/** A base64url value (a token part or a stored digest) as stored, hex and standard base64. */
-const encodedForms = (value: string): string[] => {
-  const bytes = Buffer.from(value, 'base64url');
-  return [value, bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64').replace(/=+$/, '')];
-};
-
-const bootstrapBody = (secret: string) => ({
-  secret,
-  displayName: 'Owner',
-  primaryEmail: 'owner@example.com',
-  organizationName: 'Acme',
-  organizationSlug: 'acme',
-});
-
 describe('no response or log line carries a token, digest, secret or exception text', () => {
   let output: ProcessOutputCapture;
   const logger = new CapturingLogger();
   let identity: IdentityTestApp;
   let kernel: IdentityKernel;
-  const seen: Seen[] = [];
-  const needles: Needle[] = [];
+  const scan = new SecretScan(() => identity);
+  const { seen, needles } = scan;
   const http = () => request(identity.app.getHttpServer());
-
-  async function call(label: string, test: request.Test): Promise<request.Response> {
-    const res = await test;
-    const { 'set-cookie': setCookie, ...headers } = res.headers as Record<string, unknown>;
-    seen.push({
-      label,
-      status: res.status,
-      body: res.text ?? '',
-      headers: JSON.stringify(headers),
-      setCookie: JSON.stringify(setCookie ?? []),
-    });
-    return res;
-  }
-
-  /** Registers the secrets of a session that came back in Set-Cookie + a session-created body. */
-  function grantedSession(res: request.Response, label: string): { cookie: string; csrfToken: string } {
-    const value = sessionCookieOf(res.headers as Record<string, unknown>);
-    expect(value).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
-    const csrfToken = res.body.csrfToken as string;
-    expect(csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    needles.push({
-      label: `${label} cookie secret`,
-      forms: encodedForms(value!.split('.')[1]!),
-      allowedInSetCookie: true,
-    });
-    needles.push({ label: `${label} CSRF token`, forms: encodedForms(csrfToken), allowedInBodyOf: seen.length - 1 });
-    return { cookie: `__Host-tessera_session=${value}`, csrfToken };
-  }
-
-  /** Seeds a passkey session whose cookie secret and CSRF token never travel in any response. */
-  async function seeded(label: string, userId?: string, over: { authenticatedAt?: Date } = {}) {
-    const session = await seedPasskeySession(identity, userId, over);
-    needles.push({ label: `${label} cookie secret`, forms: encodedForms(session.cookie.split('.')[1]!) });
-    needles.push({ label: `${label} CSRF token`, forms: encodedForms(session.csrfToken) });
-    return session;
-  }
-
-  const unsafe = (test: request.Test, session: { cookie: string; csrfToken: string }) =>
-    test.set('cookie', session.cookie).set('origin', TEST_ORIGIN).set('x-csrf-token', session.csrfToken);
+  const call = scan.call.bind(scan);
+  const grantedSession = scan.grantedSession.bind(scan);
+  const seeded = scan.seeded.bind(scan);
 
   beforeAll(async () => {
     output = captureProcessOutput();
@@ -389,24 +294,8 @@ describe('no response or log line carries a token, digest, secret or exception t
 
   it('finds none of them in any response or log line', async () => {
     // The digests the database holds: every *_digest* value column, pseudonyms and limiter keys.
-    const em = identity.app.get(MikroORM).em.fork();
-    const columns = await em.getConnection().execute<{ table_name: string; column_name: string }[]>(
-      `select table_name, column_name from information_schema.columns
-          where table_schema = 'tessera_identity'
-            and ((column_name like '%digest%' and column_name not like '%algorithm' and column_name not like '%key_version')
-                 or column_name in ('bucket_key', 'request_user_agent'))`,
-    );
-    expect(columns.length).toBeGreaterThan(15);
-    const stored: string[] = [];
-    for (const { table_name, column_name } of columns) {
-      const rows = await em
-        .getConnection()
-        .execute<{ v: string }[]>(
-          `select distinct "${column_name}"::text as v from tessera_identity."${table_name}" where "${column_name}" is not null`,
-        );
-      stored.push(...rows.map((row: { v: string }) => row.v));
-    }
-    const digests = stored.map((value) => value.replace(/^v1\./, '').replace(/^[a-z_]+:/, ''));
+    const { columnCount, digests } = await storedDigests(identity);
+    expect(columnCount).toBeGreaterThan(15);
     for (const digest of digests) {
       expect(digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
       needles.push({ label: 'stored digest', forms: encodedForms(digest) });
@@ -421,21 +310,7 @@ describe('no response or log line carries a token, digest, secret or exception t
     for (const requestId of loggedRequestIds) expect(logger.lines.some((line) => line.includes(requestId))).toBe(true);
     expect(logger.lines.some((line) => /internal_error \(Error\)/.test(line))).toBe(true);
 
-    const violations: string[] = [];
-    for (const needle of needles) {
-      for (const form of needle.forms) {
-        seen.forEach((response, index) => {
-          if (response.body.includes(form) && needle.allowedInBodyOf !== index)
-            violations.push(`${needle.label} in the body of "${response.label}"`);
-          if (response.headers.includes(form)) violations.push(`${needle.label} in the headers of "${response.label}"`);
-          if (response.setCookie.includes(form) && needle.allowedInSetCookie !== true)
-            violations.push(`${needle.label} in the Set-Cookie of "${response.label}"`);
-        });
-        logs.forEach((line, index) => {
-          if (line.includes(form)) violations.push(`${needle.label} in log line #${index}`);
-        });
-      }
-    }
+    const violations = scan.violations(logs);
     expect(seen.length).toBeGreaterThan(50);
     expect(needles.length).toBeGreaterThan(40);
     expect([...new Set(violations)]).toEqual([]);
