@@ -37,7 +37,9 @@ const START = '/identity/v1/passkeys/authentication/start';
 const FINISH = '/identity/v1/passkeys/authentication/finish';
 
 const bootstrapSecret = randomBytes(24).toString('base64url');
-const child = spawn(process.execPath, [fileURLToPath(new URL('./server.mjs', import.meta.url))], {
+// BENCH_SERVER_NODE_ARGS: extra node flags for the server only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+const child = spawn(process.execPath, [...serverNodeArgs, fileURLToPath(new URL('./server.mjs', import.meta.url))], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, BENCH_BOOTSTRAP_SECRET: bootstrapSecret },
 });

@@ -6,6 +6,7 @@ export type {
   AdministrativeRecovery,
 } from './recovery/admin-recovery.port.js';
 export type {
+  AssertionSubjects,
   IdentityCredentialReads,
   IdentityCredentialCommands,
   NewChallenge,

@@ -151,10 +151,9 @@ export class IdentityCeremonyCommandHandlers implements Pick<
       // A ceremony challenge is ephemeral and audit-free: its commit need not wait for the WAL
       // flush. A crash can only lose challenges not yet used (their ceremonies then fail with
       // challenge_invalid); nothing durable depends on it, and every completion commits durably.
-      return this.gateway.command(async (sql) => {
-        await sql('set local synchronous_commit = off');
-        return challengeFromRow(await insertRow(sql, 'challenges', challengeColumns(challenge, at)));
-      });
+      return this.gateway.statement(async (sql) =>
+        challengeFromRow(await insertRow(sql, 'challenges', challengeColumns(challenge, at))),
+      );
     }
     return this.gateway.command(async (sql) => {
       const row = await insertRow(sql, 'challenges', challengeColumns(challenge, at));

@@ -10,6 +10,7 @@ import { claimChallenge, completeOrReject } from './identity-ceremony.commands.j
 import { credentialColumns, sessionColumns } from './identity-row.columns.js';
 import { credentialFromRow, sessionFromRow } from './identity-row.mappers.js';
 import { insertAudit, lockUser, rotateWithin } from './identity-session.commands.js';
+import { signInFromRow, signInStatement } from './identity-sign-in.statement.js';
 
 /** What a credential row must still be for a CAS on it to apply. */
 interface CredentialExpectation {
@@ -92,9 +93,21 @@ export class IdentityCredentialCommandHandlers implements Pick<
   /**
    * The session to create is a passkey session of the credential's owner (and of the challenge's
    * user, for step-up); the new session takes the user's current epoch, or with `rotateFrom`
-   * everything {@link rotateWithin} stamps.
+   * everything {@link rotateWithin} stamps. A sign-in without rotation first tries the single
+   * statement of {@link signInStatement}; whatever it does not complete, the transaction decides.
    */
-  completeCredentialAuthentication(
+  async completeCredentialAuthentication(
+    input: Parameters<IdentityCredentialCommands['completeCredentialAuthentication']>[0],
+  ): ReturnType<IdentityCredentialCommands['completeCredentialAuthentication']> {
+    const statement = signInStatement(input);
+    if (statement !== undefined) {
+      const done = await this.gateway.statement(async (sql) => (await sql(statement.query, statement.values))[0]);
+      if (done.ok && done.value !== undefined) return { ok: true, value: signInFromRow(done.value) };
+    }
+    return this.completeInTransaction(input);
+  }
+
+  private completeInTransaction(
     input: Parameters<IdentityCredentialCommands['completeCredentialAuthentication']>[0],
   ): ReturnType<IdentityCredentialCommands['completeCredentialAuthentication']> {
     const { claim, at, credentialId, expectedCredentialVersion, signCount, backedUp, session, rotateFrom } = input;

@@ -1,4 +1,5 @@
 import type {
+  AssertionSubjects,
   ChallengeRecord,
   CredentialRecord,
   IdentityCredentialReads,
@@ -6,7 +7,15 @@ import type {
   RecoveryCodeRecord,
 } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
-import { challengeFromRow, credentialFromRow, invitationFromRow, recoveryCodeFromRow } from './identity-row.mappers.js';
+import { CHALLENGE_FIELDS, CREDENTIAL_FIELDS, prefixedFields, USER_FIELDS } from './identity-row.fields.js';
+import {
+  challengeFromRow,
+  credentialFromRow,
+  invitationFromRow,
+  recoveryCodeFromRow,
+  unprefix,
+  userFromRow,
+} from './identity-row.mappers.js';
 import { readOne } from './identity-store.reads.js';
 
 /**
@@ -25,6 +34,30 @@ export class IdentityCredentialReadQueries implements IdentityCredentialReads {
 
   findCredentialByWebAuthnId(webAuthnId: string): Promise<CredentialRecord | null> {
     return readOne(this.gateway, 'credentials', 'web_authn_id = ?', [webAuthnId], credentialFromRow);
+  }
+
+  /**
+   * One statement: the challenge row (if any) outer-joined with the credential and its user (if
+   * any) — every column of each under its own prefix.
+   */
+  findAssertionSubjects(challengeId: string, webAuthnId: string | null): Promise<AssertionSubjects> {
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(
+        `select ${prefixedFields('ch', CHALLENGE_FIELDS, 'ch_')}, ${prefixedFields('c', CREDENTIAL_FIELDS, 'c_')},
+                ${prefixedFields('u', USER_FIELDS, 'u_')}
+           from (select 1) as one
+           left join ${table('challenges')} ch on ch.id = ?::uuid
+           left join ${table('credentials')} c on c.web_authn_id = ?::text
+           left join ${table('users')} u on u.id = c.user_id`,
+        [isUuid(challengeId) ? challengeId : null, webAuthnId],
+      );
+      const found = (prefix: string) => row !== undefined && row[`${prefix}id`] !== null;
+      return {
+        challenge: found('ch_') ? challengeFromRow(unprefix(row!, 'ch_')) : null,
+        credential: found('c_') ? credentialFromRow(unprefix(row!, 'c_')) : null,
+        owner: found('u_') ? userFromRow(row!, 'u_') : null,
+      };
+    });
   }
 
   listCredentialsForUser(userId: string): Promise<CredentialRecord[]> {

@@ -85,6 +85,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
   findCredential: IdentityStore['findCredential'] = (id) => this.credentialReads.findCredential(id);
   findCredentialByWebAuthnId: IdentityStore['findCredentialByWebAuthnId'] = (webAuthnId) =>
     this.credentialReads.findCredentialByWebAuthnId(webAuthnId);
+  findAssertionSubjects: IdentityStore['findAssertionSubjects'] = (challengeId, webAuthnId) =>
+    this.credentialReads.findAssertionSubjects(challengeId, webAuthnId);
   listCredentialsForUser: IdentityStore['listCredentialsForUser'] = (userId) =>
     this.credentialReads.listCredentialsForUser(userId);
   findChallenge: IdentityStore['findChallenge'] = (id) => this.credentialReads.findChallenge(id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CredentialRecord } from '@tessera/identity';
-import { newTestSession } from '../identity-test.rows.js';
+import { newTestSession, testUuidV7 } from '../identity-test.rows.js';
 import { partition, unwrap, type ConformanceWorld } from './conformance.world.js';
 import { CredentialFixtures } from './credential.fixtures.js';
 
@@ -151,6 +151,49 @@ export function authenticationCases(world: ConformanceWorld): void {
       expect(await world.store.findChallenge(challenge.id)).toEqual(challenge);
       expect(await world.store.findCredential(credential.id)).toEqual(credential);
       expect(await world.storedAudits([...input.audits, ...input.rejection.audits])).toBe(0);
+    });
+  });
+
+  describe('assertion subjects read', () => {
+    it('reads the challenge, the credential and its user at once, each as its own read finds it', async () => {
+      const userId = await world.rows.user({ sessionEpoch: 4 });
+      const credential = await fixtures.passkey(userId);
+      const challenge = await fixtures.challenge({ purpose: 'webauthn_authentication' });
+      expect(await world.store.findAssertionSubjects(challenge.id, credential.webAuthnId)).toEqual({
+        challenge: await world.store.findChallenge(challenge.id),
+        credential: await world.store.findCredential(credential.id),
+        owner: await world.store.findUser(userId),
+      });
+    });
+
+    it('answers null for what is absent: an unknown or malformed ceremony id, an unknown or null WebAuthn id', async () => {
+      const userId = await world.rows.user();
+      const credential = await fixtures.passkey(userId);
+      await revoke(credential);
+      const revoked = (await world.store.findCredential(credential.id))!;
+      const challenge = await fixtures.challenge({ purpose: 'step_up', userId });
+      const owner = await world.store.findUser(userId);
+      const unknownChallenge = testUuidV7(world.clock.now());
+      expect(await world.store.findAssertionSubjects(unknownChallenge, credential.webAuthnId)).toEqual({
+        challenge: null,
+        credential: revoked,
+        owner,
+      });
+      expect(await world.store.findAssertionSubjects('not-a-uuid', null)).toEqual({
+        challenge: null,
+        credential: null,
+        owner: null,
+      });
+      expect(await world.store.findAssertionSubjects(challenge.id, 'bm8tc3VjaC1wYXNza2V5')).toEqual({
+        challenge,
+        credential: null,
+        owner: null,
+      });
+      expect(await world.store.findAssertionSubjects(challenge.id, null)).toEqual({
+        challenge,
+        credential: null,
+        owner: null,
+      });
     });
   });
 }

@@ -82,6 +82,11 @@ export async function claimCeremony(
   const challenge = await kernel.store.findChallenge(ceremonyId).catch((cause: unknown) => {
     throw new IdentityError('service_unavailable', { cause });
   });
+  return pendingCeremony(challenge, purpose);
+}
+
+/** `challenge` when it is pending and of `purpose`; otherwise 400 `challenge_invalid`. */
+export function pendingCeremony(challenge: ChallengeRecord | null, purpose: ChallengePurpose): ChallengeRecord {
   if (challenge === null || challenge.state !== 'pending' || challenge.purpose !== purpose)
     throw new IdentityError('challenge_invalid');
   return challenge;

@@ -76,7 +76,33 @@ export function isOnP256Curve(key: P256PublicKey): boolean {
   return left === (right + P) % P;
 }
 
+/**
+ * Imported P-256 keys by their exact coordinates (`x‖y` in hex): a passkey's key is imported and
+ * checked once, not on every assertion. Only keys that passed the curve check and the import are
+ * kept; the least recently used goes first past {@link P256_KEY_CACHE_SIZE}.
+ */
+const P256_KEY_CACHE_SIZE = 4096;
+const p256Keys = new Map<string, crypto.KeyObject>();
+
 function p256KeyObject(key: P256PublicKey): crypto.KeyObject | undefined {
+  if (key.x.byteLength !== 32 || key.y.byteLength !== 32) return undefined;
+  const id =
+    Buffer.from(key.x.buffer, key.x.byteOffset, 32).toString('hex') +
+    Buffer.from(key.y.buffer, key.y.byteOffset, 32).toString('hex');
+  const cached = p256Keys.get(id);
+  if (cached !== undefined) {
+    p256Keys.delete(id);
+    p256Keys.set(id, cached);
+    return cached;
+  }
+  const imported = importP256Key(key);
+  if (imported === undefined) return undefined;
+  if (p256Keys.size >= P256_KEY_CACHE_SIZE) p256Keys.delete(p256Keys.keys().next().value!);
+  p256Keys.set(id, imported);
+  return imported;
+}
+
+function importP256Key(key: P256PublicKey): crypto.KeyObject | undefined {
   // Checked here as well as by OpenSSL, so the rejection of invalid points never depends on the
   // linked OpenSSL's import behaviour.
   if (!isOnP256Curve(key)) return undefined;

@@ -8,6 +8,7 @@ import type {
   RecoveryCodeRecord,
   SessionRecord,
   StoredDigest,
+  UserRecord,
 } from './identity-records.js';
 import type { NewSession, StoreResult } from './identity-store.port.js';
 
@@ -61,10 +62,26 @@ export interface RejectionAudit {
   readonly audits: readonly AuditEventInput[];
 }
 
+/** What the finish of a passkey assertion decides on, read at once ({@link IdentityCredentialReads.findAssertionSubjects}). */
+export interface AssertionSubjects {
+  /** The challenge the ceremony id names, in whatever state. */
+  readonly challenge: ChallengeRecord | null;
+  /** The credential registered under the assertion's WebAuthn id, in whatever state. */
+  readonly credential: CredentialRecord | null;
+  /** That credential's user (`null` exactly when `credential` is). */
+  readonly owner: UserRecord | null;
+}
+
 /** Reads of the passkey and recovery features (identity-model §9.1). */
 export interface IdentityCredentialReads {
   findCredential(id: string): Promise<CredentialRecord | null>;
   findCredentialByWebAuthnId(webAuthnId: string): Promise<CredentialRecord | null>;
+  /**
+   * The challenge `challengeId` names, the credential registered under `webAuthnId` and its user,
+   * in one read (a sign-in or step-up finish). A challenge id that is not a UUID, or a `null`
+   * WebAuthn id, matches nothing.
+   */
+  findAssertionSubjects(challengeId: string, webAuthnId: string | null): Promise<AssertionSubjects>;
   /** Every credential of the user in any state, oldest first (`createdAt`, then id). */
   listCredentialsForUser(userId: string): Promise<CredentialRecord[]>;
   findChallenge(id: string): Promise<ChallengeRecord | null>;

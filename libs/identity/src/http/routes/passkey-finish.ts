@@ -9,9 +9,9 @@ import {
   ceremonyRejectedAudit,
   endFailedCeremony,
   challengeDigestBytes,
-  claimCeremony,
   clearCeremonyCookie,
   payloadDigest,
+  pendingCeremony,
   rejectCeremony,
 } from '../../passkeys/ceremony.js';
 import { parseAuthenticationCredential } from '../../passkeys/webauthn/credential-json.parser.js';
@@ -73,15 +73,18 @@ export async function finishAssertion(
   const context = getIdentityContext(exchange);
   const purpose = mode === 'step_up' ? 'step_up' : 'webauthn_authentication';
   const json = await readIdentityJson(kernel, exchange);
-  const challenge = await claimCeremony(kernel, ceremonyIdOf(json), purpose);
+  const ceremonyId = ceremonyIdOf(json);
+  const { credential: raw, ...fields } = json as Record<string, unknown>;
+  const credential = parseAuthenticationCredential(raw);
+  // The ceremony, the credential the assertion names and that credential's user, read at once.
+  const subjects = await storeRead(() => kernel.store.findAssertionSubjects(ceremonyId, credential?.id ?? null));
+  const challenge = pendingCeremony(subjects.challenge, purpose);
   let actor: AuditActor =
     mode === 'step_up' && context ? { type: 'user', userId: context.principal.id } : { type: 'anonymous' };
   const reject = (code: IdentityErrorCode, reason: string) =>
     rejectCeremony(kernel, exchange, at, challenge, { code, reason, actor });
   if (ceremonyExpired(challenge, at)) return reject('challenge_invalid', 'webauthn_challenge_expired');
-  const { credential: raw, ...fields } = json as Record<string, unknown>;
   const body = decodeBody(fields, FINISH_FIELDS);
-  const credential = parseAuthenticationCredential(raw);
   if (body === undefined || credential === undefined) return reject('request_invalid', 'request_invalid');
   if (!ceremonyBindingMatches(kernel, exchange, challenge)) return reject('invalid_credentials', 'ceremony_binding');
   const current =
@@ -89,13 +92,11 @@ export async function finishAssertion(
   const source = mode === 'step_up' ? (current ? stepUpSource(current) : '') : SIGN_IN_SOURCE;
   if (challenge.payloadDigest !== payloadDigest(kernel, purpose, source))
     return reject('invalid_credentials', 'payload_binding');
-  // The credential and the user its userHandle names, read at once; they must be the same user.
-  const [stored, owner] = await Promise.all([
-    storeRead(() => kernel.store.findCredentialByWebAuthnId(credential.id)),
-    storeRead(() => kernel.store.findUser(new TextDecoder().decode(credential.userHandle))),
-  ]);
+  const { credential: stored, owner } = subjects;
   if (stored === null || stored.state !== 'active') return reject('invalid_credentials', 'credential_not_active');
-  if (owner === null || owner.id !== stored.userId) return reject('invalid_credentials', 'user_handle_mismatch');
+  // The userHandle must name the credential's own user.
+  if (owner === null || owner.id !== stored.userId || userHandleText(credential.userHandle) !== owner.id)
+    return reject('invalid_credentials', 'user_handle_mismatch');
   if (owner.state !== 'active') return reject('invalid_credentials', 'user_not_active');
   if (current !== undefined && current.userId !== owner.id) return reject('invalid_credentials', 'another_user');
   if (mode === 'step_up' && challenge.userId !== owner.id) return reject('invalid_credentials', 'another_user');
@@ -178,6 +179,15 @@ export async function finishAssertion(
     throw new IdentityError(assertionFailure(result.code));
   }
   respondSessionCreated(kernel, exchange, issued, result.value.session);
+}
+
+/** The userHandle's bytes as UTF-8 text (a user id), or `undefined` when they are not valid UTF-8. */
+function userHandleText(userHandle: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(userHandle);
+  } catch {
+    return undefined;
+  }
 }
 
 function labels(body: { deviceLabel?: string; devicePlatform?: string }, current: SessionRecord | undefined) {
