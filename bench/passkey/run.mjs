@@ -133,6 +133,7 @@ async function stats() {
 const resetStats = async () => expectStatus(await post('/__bench/reset'), 201, 'stats reset');
 
 /** `concurrency` workers, each looping sign-ins on its own passkey until `seconds` have passed. */
+const traceLines = [];
 async function runRound(authenticators, seconds) {
   await resetStats();
   const latencies = [];
@@ -142,7 +143,7 @@ async function runRound(authenticators, seconds) {
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
       const authenticator = authenticators[worker % authenticators.length];
-      while (performance.now() < deadline) latencies.push((await signIn(authenticator)).ms);
+      while (performance.now() < deadline) { const r = (await signIn(authenticator)).ms; latencies.push(r); if (process.env.TRACE) traceLines.push(`${(performance.now()-t0).toFixed(1)} ${r.toFixed(1)}`); }
     }),
   );
   const elapsed = performance.now() - t0;
@@ -329,3 +330,4 @@ try {
 } finally {
   child.kill('SIGTERM');
 }
+if (process.env.TRACE) (await import("node:fs")).writeFileSync(process.env.TRACE, traceLines.join("\\n"));

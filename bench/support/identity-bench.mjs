@@ -50,10 +50,14 @@ export function benchIdentity({ bootstrapSecret, extra = {} } = {}) {
   return { config, secrets: createInMemorySecretResolver(values) };
 }
 
-/** `DatabaseModule` on `url` with the identity entities and migrations (quiet). */
+/**
+ * `DatabaseModule` on `url` with the identity entities and migrations (quiet), without the per-request
+ * `RequestContext` (no bench route uses the EntityManager; its AsyncLocalStorage would add promise hooks).
+ */
 export function benchDatabaseModule(url, pool) {
   return DatabaseModule.forRoot({
     url,
+    registerRequestContext: false,
     ...(pool === undefined ? {} : { pool }),
     entities: [...identityEntities],
     migrations: {

@@ -22,6 +22,10 @@ import type { DatabaseHandle, DatabaseOptions } from './mikro-orm.config.js';
 export interface DatabaseModuleOptions extends DatabaseOptions {
   /**
    * Fork a fresh EntityManager per HTTP request (MikroORM `RequestContext` middleware on every route).
+   * The context lives in an `AsyncLocalStorage`, which on Node 20 turns on promise hooks for the
+   * whole process (a few per cent of CPU on promise-heavy routes): an application whose handlers
+   * never use the `EntityManager` (the identity routes use their own store connections) can turn
+   * it off.
    *
    * @default true
    */

@@ -54,6 +54,21 @@ describe('node crypto provider', () => {
     expect(provider.es256Verify({ x: b64(jwk.x!), y: b64(jwk.y!) }, message, raw.subarray(1), 'p1363')).toBe(false);
   });
 
+  it('verifies with an imported key kept between calls, by exact coordinates: another key never borrows it', () => {
+    const der = b64(V.p256.es256DerSignature);
+    for (let i = 0; i < 3; i++) expect(provider.es256Verify(p256, message, der)).toBe(true);
+    const offCurve = { x: p256.x, y: b64(V.p256.offCurveY) };
+    expect(provider.es256Verify(offCurve, message, der)).toBe(false);
+    const { publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = publicKey.export({ format: 'jwk' });
+    expect(provider.es256Verify({ x: b64(jwk.x!), y: b64(jwk.y!) }, message, der)).toBe(false);
+    // Views into a larger buffer name the same coordinates as copies do.
+    const backing = Buffer.concat([Buffer.alloc(5), p256.x, p256.y]);
+    const view = { x: backing.subarray(5, 37), y: backing.subarray(37, 69) };
+    expect(provider.es256Verify(view, message, der)).toBe(true);
+    expect(provider.es256Verify({ x: p256.x.subarray(1), y: p256.y }, message, der)).toBe(false);
+  });
+
   it('verifies RS256 and refuses tampered messages and keys below 2048 bits', () => {
     const signature = b64(V.rsa.signature);
     expect(provider.rsaSha256Verify(rsa, message, signature)).toBe(true);
