@@ -1,4 +1,4 @@
-// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/passkey/run.mjs --rounds 5 --duration 5
+// Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/passkey/run.mjs --rounds 6 --duration 5 --warmup 60
 // Passkey sign-in benchmark: route 4 (authentication/start) + route 5 (authentication/finish) with
 // the software authenticator, 20 concurrent workers on one Nest app on the PostgreSQL server
 // (bench/passkey/server.mjs, a fresh database per run). Reports per round and median: sign-ins/s,
@@ -6,7 +6,8 @@
 // server's time goes per sign-in: the store (awaited IdentityStore calls), signature verification
 // (the runtime's es256Verify, plus an isolated microbenchmark of the full verifyAssertion: strict
 // parsing, every contract check and the signature) vs the server-side request time. Target (issue 4): p99 < 100 ms.
-// Options: --rounds 5 --duration 5 (seconds) --warmup 5 (seconds) --concurrency 20 --passkeys <concurrency>.
+// Options: --rounds 5 --duration 5 (seconds) --warmup 5 (seconds) --concurrency 20 --passkeys <concurrency>
+// --servers 1 (server processes sharing the database; TESSERA_BENCH_POOL_MAX is per process).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -29,37 +30,48 @@ const duration = arg('duration', 5);
 const concurrency = arg('concurrency', 20);
 // Seconds of sign-ins before the timed rounds (JIT, PostgreSQL caches and plans warm up).
 const warmup = arg('warmup', 5);
-// One passkey (one device) per worker: a passkey's sign-ins are sequential in real life, and the
-// store's compare-and-set on the credential row refuses overlapping finishes of one passkey.
+// One user with one passkey (one device) per worker: a passkey's sign-ins are sequential in real
+// life, and the store's compare-and-set on the credential row refuses overlapping finishes of one passkey.
 const passkeys = arg('passkeys', concurrency);
 const ORIGIN = 'http://localhost:3000';
 const START = '/identity/v1/passkeys/authentication/start';
 const FINISH = '/identity/v1/passkeys/authentication/finish';
 
 const bootstrapSecret = randomBytes(24).toString('base64url');
-// BENCH_SERVER_NODE_ARGS: extra node flags for the server only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// Server processes (default 1): with more, the first creates the database and the others share it;
+// requests go round robin, a ceremony's start and finish to different processes (each one's pool
+// max: TESSERA_BENCH_POOL_MAX).
+const serverCount = arg('servers', 1);
+// BENCH_SERVER_NODE_ARGS: extra node flags for the servers only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-const child = spawn(process.execPath, [...serverNodeArgs, fileURLToPath(new URL('./server.mjs', import.meta.url))], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, BENCH_BOOTSTRAP_SECRET: bootstrapSecret },
-});
-const port = await new Promise((resolve, reject) => {
-  let buffered = '';
-  child.stdout.on('data', (chunk) => {
-    buffered += String(chunk);
-    const line = buffered.split('\n').find((l) => /^\d+$/.test(l.trim()));
-    if (line !== undefined) resolve(line.trim());
+/** Starts bench/passkey/server.mjs; resolves with the child, its port and its database URL. */
+function startServer(env) {
+  const child = spawn(process.execPath, [...serverNodeArgs, fileURLToPath(new URL('./server.mjs', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_BOOTSTRAP_SECRET: bootstrapSecret, ...env },
   });
-  child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
-const base = `http://127.0.0.1:${port}`;
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += String(chunk);
+      const line = buffered.split('\n').find((l) => /^\d+ \S+$/.test(l.trim()));
+      if (line !== undefined) {
+        const [port, databaseUrl] = line.trim().split(' ');
+        resolve({ child, base: `http://127.0.0.1:${port}`, databaseUrl });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+const servers = [await startServer({})];
+while (servers.length < serverCount) servers.push(await startServer({ BENCH_DATABASE_URL: servers[0].databaseUrl }));
 
 /**
  * POST with Origin (and cookies, CSRF token, JSON body when given) over a keep-alive `node:http`
  * agent: the load generator shares the machine, so it uses the cheapest client Node has.
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function post(path, { body, cookies = [], csrfToken } = {}) {
+function post(path, { body, cookies = [], csrfToken, server = 0 } = {}) {
   const headers = { origin: ORIGIN };
   const payload = body === undefined ? undefined : JSON.stringify(body);
   if (payload !== undefined) {
@@ -69,7 +81,7 @@ function post(path, { body, cookies = [], csrfToken } = {}) {
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
   if (csrfToken !== undefined) headers['x-csrf-token'] = csrfToken;
   return new Promise((resolve, reject) => {
-    const req = http.request(base + path, { method: 'POST', headers, agent }, (res) => {
+    const req = http.request(servers[server].base + path, { method: 'POST', headers, agent }, (res) => {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () => {
@@ -112,28 +124,51 @@ async function registerPasskey(session, authenticator, name) {
   return expectStatus(finish, 200, `registration finish (${name})`);
 }
 
-/** One username-free sign-in: its client-side latency in ms and the finish response. */
+/** The next server process, round robin (as a load balancer without affinity would pick). */
+let nextServer = 0;
+const roundRobin = () => (nextServer = (nextServer + 1) % servers.length);
+
+/**
+ * One username-free sign-in: its client-side latency in ms and the finish response. With several
+ * server processes, start and finish each go to the next one: a ceremony needs no affinity.
+ */
 async function signIn(authenticator) {
   const t0 = performance.now();
-  const start = expectStatus(await post(START), 200, 'authentication start');
+  const start = expectStatus(await post(START, { server: roundRobin() }), 200, 'authentication start');
   const credential = authenticator.getAssertion(start.json.publicKey, { origin: ORIGIN });
   const finish = await post(FINISH, {
     body: { ceremonyId: start.json.ceremonyId, credential },
     cookies: [cookieOf(start, '__Host-tessera_ceremony')],
+    server: roundRobin(),
   });
   expectStatus(finish, 200, 'authentication finish');
   return { ms: performance.now() - t0, finish };
 }
 
+/** Every server's totals since the last reset, summed (numbers added, other values from the first). */
 async function stats() {
-  const res = await fetch(`${base}/__bench/stats`);
-  if (res.status !== 200) throw new Error(`stats: ${res.status} ${await res.text()}`);
-  return res.json();
+  const all = await Promise.all(
+    servers.map(async ({ base }) => {
+      const res = await fetch(`${base}/__bench/stats`);
+      if (res.status !== 200) throw new Error(`stats: ${res.status} ${await res.text()}`);
+      return res.json();
+    }),
+  );
+  const sum = (a, b) => {
+    if (typeof a === 'number' && typeof b === 'number') return a + b;
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a ?? b;
+    const out = { ...a };
+    for (const [key, value] of Object.entries(b)) out[key] = key in out ? sum(out[key], value) : value;
+    return out;
+  };
+  return all.reduce(sum);
 }
-const resetStats = async () => expectStatus(await post('/__bench/reset'), 201, 'stats reset');
+const resetStats = async () => {
+  for (let server = 0; server < servers.length; server++)
+    expectStatus(await post('/__bench/reset', { server }), 201, 'stats reset');
+};
 
 /** `concurrency` workers, each looping sign-ins on its own passkey until `seconds` have passed. */
-const traceLines = [];
 async function runRound(authenticators, seconds) {
   await resetStats();
   const latencies = [];
@@ -143,7 +178,7 @@ async function runRound(authenticators, seconds) {
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
       const authenticator = authenticators[worker % authenticators.length];
-      while (performance.now() < deadline) { const r = (await signIn(authenticator)).ms; latencies.push(r); if (process.env.TRACE) traceLines.push(`${(performance.now()-t0).toFixed(1)} ${r.toFixed(1)}`); }
+      while (performance.now() < deadline) latencies.push((await signIn(authenticator)).ms);
     }),
   );
   const elapsed = performance.now() - t0;
@@ -227,7 +262,9 @@ async function verifyMicrobench(authenticator, userId) {
 
 try {
   // Owner bootstrap → restricted session → first passkey (the session ends with it) → sign-in with
-  // it → a full passkey session (recent passkey) that registers one more passkey per worker.
+  // it → a full owner session that invites one member per further worker; each member enrolls
+  // (restricted session) and registers its own passkey. One user per passkey, as in real traffic:
+  // concurrent sign-ins of one user would all lock that user's row.
   const bootstrap = expectStatus(
     await post('/identity/v1/bootstrap', {
       body: {
@@ -242,12 +279,23 @@ try {
     'bootstrap',
   );
   const userId = bootstrap.json.userId;
+  const organizationId = bootstrap.json.organization.id;
   const authenticators = [new SoftwareAuthenticator()];
-  await registerPasskey(sessionOf(bootstrap), authenticators[0], 'Device 1');
-  const full = sessionOf((await signIn(authenticators[0])).finish);
+  await registerPasskey(sessionOf(bootstrap), authenticators[0], 'Owner device');
+  const owner = sessionOf((await signIn(authenticators[0])).finish);
   while (authenticators.length < passkeys) {
+    const n = authenticators.length;
+    const invitation = await post(`/identity/v1/organizations/${organizationId}/invitations`, {
+      body: { email: `member${n}@bench.example`, role: 'viewer' },
+      cookies: [owner.cookie],
+      csrfToken: owner.csrfToken,
+    });
+    expectStatus(invitation, 201, 'invitation');
+    const enrolled = await post('/identity/v1/invitations/enroll', {
+      body: { token: invitation.json.token, displayName: `Member ${n}` },
+    });
     const authenticator = new SoftwareAuthenticator();
-    await registerPasskey(full, authenticator, `Device ${authenticators.length + 1}`);
+    await registerPasskey(sessionOf(expectStatus(enrolled, 201, 'enroll')), authenticator, `Member ${n} device`);
     authenticators.push(authenticator);
   }
 
@@ -286,7 +334,7 @@ try {
   console.log(`# Passkey sign-in benchmark — ${new Date().toISOString()}`);
   console.log(
     `${cpus[0].model}, ${cpus.length} cores, Node ${process.version}; PostgreSQL ${results[0].postgres} (DATABASE_URL); ` +
-      `concurrency ${concurrency}, ${passkeys} passkeys, ${duration}s x ${rounds} rounds after a ${warmup} s warm-up\n`,
+      `concurrency ${concurrency}, ${passkeys} passkeys, ${servers.length} server process${servers.length === 1 ? '' : 'es'}, ${duration}s x ${rounds} rounds after a ${warmup} s warm-up\n`,
   );
   console.log(
     '| round | sign-ins | sign-ins/s | p50 ms | p99 ms | server ms / sign-in (start + finish) | store ms (share) | es256Verify ms (share) | server CPU ms / sign-in |',
@@ -328,6 +376,11 @@ try {
     `\np99 = ${f1(med.p99)} ms at concurrency ${concurrency} (target < 100 ms): ${med.p99 < 100 ? 'met' : 'not met'}.`,
   );
 } finally {
-  child.kill('SIGTERM');
+  // The first server drops the database: the others go first.
+  for (const { child } of servers.slice(1).reverse()) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  servers[0].child.kill('SIGTERM');
 }
-if (process.env.TRACE) (await import("node:fs")).writeFileSync(process.env.TRACE, traceLines.join("\\n"));

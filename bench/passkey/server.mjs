@@ -5,7 +5,8 @@
 // bench. Instrumented: the runtime crypto (es256Verify, sha256 timed), every IdentityStore method
 // (awaited wall time summed, through a Proxy on the provider) and the server-side wall time of each
 // request (HTTP server `request` → response `finish`). GET /__bench/stats answers the totals since
-// POST /__bench/reset. Prints `<port>` when listening.
+// POST /__bench/reset. Prints `<port> <database URL>` when listening; with BENCH_DATABASE_URL it uses
+// that database (run.mjs --servers N: the first server's) instead of creating one.
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { Controller, Get, Module, Post } from '@nestjs/common';
@@ -113,14 +114,21 @@ function timedStore(inner) {
 
 const identity = benchIdentity({
   bootstrapSecret,
-  extra: { rateLimits: { passkey_auth_start: false, passkey_auth_finish: false }, store: { kind: 'postgresql' } },
+  extra: {
+    // The limiter would cap the run (sign-ins) and the setup (one enrollment per worker, one peer).
+    rateLimits: { passkey_auth_start: false, passkey_auth_finish: false, invitation_enroll: false },
+    store: { kind: 'postgresql' },
+  },
 });
 const secrets = identity.secrets;
 const runtime = createNodeIdentityRuntime({
   secrets,
   crypto: timedCrypto(createNodeIdentityRuntime({ secrets }).crypto),
 });
-const database = await createTestDatabase({ prefix: 'tessera_bench' });
+// A fresh database, or (a second server process of the same run) the first one's.
+const database = process.env.BENCH_DATABASE_URL
+  ? { url: process.env.BENCH_DATABASE_URL, close: async () => undefined }
+  : await createTestDatabase({ prefix: 'tessera_bench' });
 
 // The store module of IdentityMikroOrmModule.forRoot(), with the store wrapped.
 class BenchStoreModule {}
@@ -177,10 +185,14 @@ app.getHttpServer().prependListener('request', (req, res) => {
     entry.statuses[res.statusCode] = (entry.statuses[res.statusCode] ?? 0) + 1;
   });
 });
+// Keep-alive sockets outlive the pauses between rounds (Node's 5 s default would close a socket the
+// load generator is about to reuse: ECONNRESET).
+app.getHttpServer().keepAliveTimeout = 65_000;
+app.getHttpServer().headersTimeout = 66_000;
 await app.listen(0, '127.0.0.1');
 const [version] = await app.get(EntityManager).getConnection().execute('show server_version');
 postgres = version?.server_version ?? 'unknown';
-process.stdout.write(`${app.getHttpServer().address().port}\n`);
+process.stdout.write(`${app.getHttpServer().address().port} ${database.url}\n`);
 process.on('SIGTERM', async () => {
   await app.close();
   await database.close();
