@@ -161,7 +161,13 @@ class AppModule {}
 Module({
   imports: [
     // One pooled connection per concurrent sign-in (default 20): the pool is a deployment setting.
-    benchDatabaseModule(database.url, { max: Number(process.env.TESSERA_BENCH_POOL_MAX ?? 20) }),
+    // No per-request RequestContext: no route here uses the EntityManager, and its AsyncLocalStorage
+    // would turn on promise hooks for every promise of the process (Node 20).
+    benchDatabaseModule(
+      database.url,
+      { max: Number(process.env.TESSERA_BENCH_POOL_MAX ?? 20) },
+      { registerRequestContext: false },
+    ),
     RouterModule.forRoot(),
     IdentityModule.forRoot({
       config: identity.config,

@@ -51,13 +51,13 @@ export function benchIdentity({ bootstrapSecret, extra = {} } = {}) {
 }
 
 /**
- * `DatabaseModule` on `url` with the identity entities and migrations (quiet), without the per-request
- * `RequestContext` (no bench route uses the EntityManager; its AsyncLocalStorage would add promise hooks).
+ * `DatabaseModule` on `url` with the identity entities and migrations (quiet); `options` adds
+ * `DatabaseModule` options (e.g. `registerRequestContext: false`).
  */
-export function benchDatabaseModule(url, pool) {
+export function benchDatabaseModule(url, pool, options = {}) {
   return DatabaseModule.forRoot({
     url,
-    registerRequestContext: false,
+    ...options,
     ...(pool === undefined ? {} : { pool }),
     entities: [...identityEntities],
     migrations: {
