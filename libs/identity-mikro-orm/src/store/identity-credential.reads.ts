@@ -18,6 +18,14 @@ import {
 } from './identity-row.mappers.js';
 import { readOne } from './identity-store.reads.js';
 
+/** The ceremony row outer-joined with the credential and its user, every column under its prefix. */
+const ASSERTION_SUBJECTS = `select ${prefixedFields('ch', CHALLENGE_FIELDS, 'ch_')}, ${prefixedFields('c', CREDENTIAL_FIELDS, 'c_')},
+         ${prefixedFields('u', USER_FIELDS, 'u_')}
+    from (select 1) as one
+    left join ${table('challenges')} ch on ch.id = ?::uuid
+    left join ${table('credentials')} c on c.web_authn_id = ?::text
+    left join ${table('users')} u on u.id = c.user_id`;
+
 /**
  * The passkey and recovery reads of identity-model §9.1. Ids that are not UUIDs match nothing.
  *
@@ -42,15 +50,7 @@ export class IdentityCredentialReadQueries implements IdentityCredentialReads {
    */
   findAssertionSubjects(challengeId: string, webAuthnId: string | null): Promise<AssertionSubjects> {
     return this.gateway.read(async (sql) => {
-      const [row] = await sql(
-        `select ${prefixedFields('ch', CHALLENGE_FIELDS, 'ch_')}, ${prefixedFields('c', CREDENTIAL_FIELDS, 'c_')},
-                ${prefixedFields('u', USER_FIELDS, 'u_')}
-           from (select 1) as one
-           left join ${table('challenges')} ch on ch.id = ?::uuid
-           left join ${table('credentials')} c on c.web_authn_id = ?::text
-           left join ${table('users')} u on u.id = c.user_id`,
-        [isUuid(challengeId) ? challengeId : null, webAuthnId],
-      );
+      const [row] = await sql(ASSERTION_SUBJECTS, [isUuid(challengeId) ? challengeId : null, webAuthnId]);
       const found = (prefix: string) => row !== undefined && row[`${prefix}id`] !== null;
       return {
         challenge: found('ch_') ? challengeFromRow(unprefix(row!, 'ch_')) : null,

@@ -7,6 +7,9 @@ import { credentialFromRow, sessionFromRow, unprefix } from './identity-row.mapp
 type AuthenticationInput = Parameters<IdentityCredentialCommands['completeCredentialAuthentication']>[0];
 
 const CREDENTIAL_PREFIX = 'credential__';
+const RETURNED_CREDENTIAL = prefixedFields('counted', CREDENTIAL_FIELDS, CREDENTIAL_PREFIX);
+/** Statement texts by number of audits. */
+const TEXTS = new Map<number, string>();
 
 /** `$n` placeholders over one growing parameter list (a value used twice is passed twice). */
 class Placeholders {
@@ -98,8 +101,14 @@ export function signInStatement(input: AuthenticationInput): { query: string; va
       returning id
     )`;
   });
-  const query = `${locks}${claimed}${created}${audits.join('')}
-    select created.*, ${prefixedFields('counted', CREDENTIAL_FIELDS, CREDENTIAL_PREFIX)} from created, counted`;
+  // The text depends on the number of audits only (every row builder yields all its columns): the
+  // same string each time, so the prepared-statement lookup does not hash a new one per sign-in.
+  let query = TEXTS.get(input.audits.length);
+  if (query === undefined) {
+    query = `${locks}${claimed}${created}${audits.join('')}
+    select created.*, ${RETURNED_CREDENTIAL} from created, counted`;
+    TEXTS.set(input.audits.length, query);
+  }
   return { query, values: p.values };
 }
 
