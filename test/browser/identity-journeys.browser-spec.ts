@@ -18,6 +18,7 @@ import {
   fillBootstrapForm,
   pageError,
   postMalformedJson,
+  responseOrPageError,
   shownRecoveryCodes,
   signIn,
   signInButton,
@@ -116,7 +117,7 @@ describe('identity demo pages in Chromium', () => {
     expect(publicKey.attestation).toBe('none');
     await page.unroute(`**${API.registrationStart}`);
 
-    const finish = await finished;
+    const finish = await responseOrPageError(page, finished);
     expect(finish.status()).toBe(200);
     const { replacementRecoveryCodes } = (await finish.json()) as { replacementRecoveryCodes: string[] };
     const shown = await shownRecoveryCodes(page);

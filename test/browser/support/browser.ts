@@ -103,10 +103,15 @@ export async function openDevice(browser: Browser, origin: string): Promise<Brow
   return { context, page, authenticator, problems, close: () => context.close() };
 }
 
-/** Full-page screenshot into {@link SCREENSHOT_DIR}. */
+/**
+ * Full-page screenshot into {@link SCREENSHOT_DIR}, then the page brought to front again: a
+ * full-page capture resizes the viewport for a moment, and Chromium answers a WebAuthn call from
+ * a document without focus with `NotAllowedError` (a journey usually clicks right after).
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.bringToFront();
 }
 
 /** Reads one `sessionStorage` entry of the page's origin. */

@@ -54,6 +54,20 @@ export async function expectSuccess(page: Page, success: Locator): Promise<void>
   throw new Error(`Neither success nor an error appeared on ${page.url()}`);
 }
 
+/**
+ * `response`, unless the page shows an error first: then a failure carrying the page's message
+ * and request ID (a failed WebAuthn call never sends the request a test waits for).
+ */
+export async function responseOrPageError(page: Page, response: Promise<Response>): Promise<Response> {
+  const failed = pageError(page).then(
+    ({ message, requestId }) => {
+      throw new Error(`The page reported: ${message} (request ID ${requestId ?? 'none'})`);
+    },
+    () => new Promise<never>(() => undefined),
+  );
+  return Promise.race([response, failed]);
+}
+
 /** The alert region's message and request ID once it shows an error. */
 export async function pageError(page: Page): Promise<{ message: string; requestId: string | null }> {
   await page.locator('#error-message').waitFor();
