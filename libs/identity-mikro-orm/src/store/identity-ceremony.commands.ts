@@ -148,9 +148,7 @@ export class IdentityCeremonyCommandHandlers implements Pick<
   ): ReturnType<IdentityCredentialCommands['createChallenge']> {
     const { challenge, at, audits } = input;
     if (audits.length === 0) {
-      // A ceremony challenge is ephemeral and audit-free: its commit need not wait for the WAL
-      // flush. A crash can only lose challenges not yet used (their ceremonies then fail with
-      // challenge_invalid); nothing durable depends on it, and every completion commits durably.
+      // A ceremony challenge without audits is one insert: autocommit, no begin/commit round trips.
       return this.gateway.statement(async (sql) =>
         challengeFromRow(await insertRow(sql, 'challenges', challengeColumns(challenge, at))),
       );

@@ -14,6 +14,29 @@ export const USER_FIELDS = [
   'version',
 ] as const;
 
+export const ORGANIZATION_FIELDS = [
+  'id',
+  'name',
+  'slug',
+  'state',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'version',
+] as const;
+
+export const MEMBERSHIP_FIELDS = [
+  'id',
+  'organization_id',
+  'user_id',
+  'role',
+  'state',
+  'created_at',
+  'updated_at',
+  'removed_at',
+  'version',
+] as const;
+
 export const CREDENTIAL_FIELDS = [
   'id',
   'user_id',

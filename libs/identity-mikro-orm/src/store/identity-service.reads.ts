@@ -5,6 +5,7 @@ import type {
   ServiceIdentityRecord,
 } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
+import { ORGANIZATION_FIELDS, prefixedFields } from './identity-row.fields.js';
 import { organizationFromRow, unprefix } from './identity-row.mappers.js';
 import { readOne } from './identity-store.reads.js';
 import { serviceCredentialFromRow, serviceIdentityFromRow } from './identity-service.rows.js';
@@ -21,13 +22,12 @@ const IDENTITY_COLUMNS = [
   'revoked_at',
   'version',
 ];
-const ORGANIZATION_COLUMNS = ['id', 'name', 'slug', 'state', 'created_at', 'updated_at', 'deleted_at', 'version'];
 
 /** The per-request bearer read: credential, identity and organization in one indexed join. */
 const CREDENTIAL_GRANT = {
   name: 'tessera_identity_service_credential_grant_v1',
   text: `select c.*, ${IDENTITY_COLUMNS.map((c) => `i.${c} as i_${c}`).join(', ')},
-                ${ORGANIZATION_COLUMNS.map((c) => `o.${c} as o_${c}`).join(', ')}
+                ${prefixedFields('o', ORGANIZATION_FIELDS, 'o_')}
            from ${table('service_credentials')} c
            join ${table('service_identities')} i on i.id = c.service_identity_id
            join ${table('organizations')} o on o.id = i.organization_id

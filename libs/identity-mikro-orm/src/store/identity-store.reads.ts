@@ -8,6 +8,7 @@ import type {
   UserRecord,
 } from '@tessera/identity';
 import { isUuid, table, type Row, type StoreGateway } from './identity-store.gateway.js';
+import { MEMBERSHIP_FIELDS, ORGANIZATION_FIELDS, prefixedFields, USER_FIELDS } from './identity-row.fields.js';
 import {
   invitationFromRow,
   membershipFromRow,
@@ -17,24 +18,10 @@ import {
   userFromRow,
 } from './identity-row.mappers.js';
 
-const ORGANIZATION_COLUMNS = ['id', 'name', 'slug', 'state', 'created_at', 'updated_at', 'deleted_at', 'version'];
-const MEMBERSHIP_COLUMNS = [
-  'id',
-  'organization_id',
-  'user_id',
-  'role',
-  'state',
-  'created_at',
-  'updated_at',
-  'removed_at',
-  'version',
-];
-
 /** The per-request credential read: session and user in one indexed join, prepared once per connection. */
 const SESSION_WITH_USER = {
   name: 'tessera_identity_session_with_user_v1',
-  text: `select s.*, u.id as u_id, u.primary_email as u_primary_email, u.display_name as u_display_name, u.state as u_state,
-                u.session_epoch as u_session_epoch, u.version as u_version, u.created_at as u_created_at, u.updated_at as u_updated_at
+  text: `select s.*, ${prefixedFields('u', USER_FIELDS, 'u_')}
            from ${table('sessions')} s join ${table('users')} u on u.id = s.user_id where s.id = $1`,
 };
 
@@ -103,10 +90,9 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
     userId: string,
   ): Promise<{ organization: OrganizationRecord; membership: MembershipRecord }[]> {
     if (!isUuid(userId)) return this.gateway.read(async () => []);
-    const columns = [
-      ...ORGANIZATION_COLUMNS.map((c) => `o.${c} as o_${c}`),
-      ...MEMBERSHIP_COLUMNS.map((c) => `m.${c} as m_${c}`),
-    ].join(', ');
+    const columns = [prefixedFields('o', ORGANIZATION_FIELDS, 'o_'), prefixedFields('m', MEMBERSHIP_FIELDS, 'm_')].join(
+      ', ',
+    );
     return this.gateway.read(async (sql) => {
       const rows = await sql(
         `select ${columns} from ${table('memberships')} m

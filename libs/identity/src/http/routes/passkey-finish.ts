@@ -94,9 +94,8 @@ export async function finishAssertion(
     return reject('invalid_credentials', 'payload_binding');
   const { credential: stored, owner } = subjects;
   if (stored === null || stored.state !== 'active') return reject('invalid_credentials', 'credential_not_active');
-  // The userHandle must name the credential's own user.
-  if (owner === null || owner.id !== stored.userId || userHandleText(credential.userHandle) !== owner.id)
-    return reject('invalid_credentials', 'user_handle_mismatch');
+  // `owner` is the credential's own user; verifyAssertion checks that the userHandle names it.
+  if (owner === null || owner.id !== stored.userId) return reject('invalid_credentials', 'user_handle_mismatch');
   if (owner.state !== 'active') return reject('invalid_credentials', 'user_not_active');
   if (current !== undefined && current.userId !== owner.id) return reject('invalid_credentials', 'another_user');
   if (mode === 'step_up' && challenge.userId !== owner.id) return reject('invalid_credentials', 'another_user');
@@ -179,15 +178,6 @@ export async function finishAssertion(
     throw new IdentityError(assertionFailure(result.code));
   }
   respondSessionCreated(kernel, exchange, issued, result.value.session);
-}
-
-/** The userHandle's bytes as UTF-8 text (a user id), or `undefined` when they are not valid UTF-8. */
-function userHandleText(userHandle: Uint8Array): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(userHandle);
-  } catch {
-    return undefined;
-  }
 }
 
 function labels(body: { deviceLabel?: string; devicePlatform?: string }, current: SessionRecord | undefined) {
