@@ -1,47 +1,64 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
 import {
   expectHardenedPage,
-  launchChromium,
-  openDevice,
   screenshot,
   sessionStorageItem,
   storedPageState,
   type BrowserDevice,
 } from './support/browser.js';
-import { DemoServer } from './support/demo-server.js';
+import { BrowserHarness } from './support/harness.js';
 import {
   bootstrapOwner,
   CSRF_KEY,
   enrollWithLink,
+  expectStatus,
   expectSuccess,
-  pageError,
+  expectTenDistinctCodes,
+  FIRST_OWNER,
   signIn,
   signInButton,
   uuidV7,
-  waitForApi,
 } from './support/identity-pages.js';
 import {
+  expectAuditActions,
+  expectEveryEventShown,
+  expectInvitationAudited,
+  loadMoreAudit,
+  reloadFirstAuditPage,
+  shownEventIds,
+} from './support/organization-audit.js';
+import { OrganizationJourney } from './support/organization-journey.js';
+import {
   acceptInvitationLink,
-  auditEvents as auditEventsAt,
   changeMemberRole,
-  clipboardText,
   createInvitation,
   createOrganizationWithStepUp,
-  createServiceIdentityWithStepUp,
   deleteOrganizationWithStepUp,
-  issueCredential,
-  onPasskeyCheck,
-  openOrganization as openOrganizationAt,
-  ORGANIZATIONS,
-  pastRecentPasskeyWindow as pastRecentPasskeyWindowOf,
-  shownEventIds,
+  expectCopied,
+  expectEnrolmentLink,
+  expectEnrolmentLinkNotKept,
+  expectOrganizationNotFound,
+  expectSoleOwnerView,
+  expectViewerView,
+  followOrganizationLink,
+  inviteThenRevoke,
+  openOrganizations,
+  renameOrganization,
+  shownEnrolmentLink,
+  submitDeletion,
   submitInvitation,
-  type AuditEvent,
 } from './support/organization-pages.js';
-
-/** This demo's recent-passkey window: short, so the journey reaches step-up without a 5-minute wait. */
-const STEP_UP_WINDOW_SECONDS = 3;
+import {
+  bearerStatus,
+  CI_PUBLISHER,
+  createServiceIdentityWithStepUp,
+  issueCredential,
+  revokeCredential,
+  revokeServiceIdentity,
+  rotateCredential,
+  showCredentials,
+  type ServiceIdentityCreated,
+} from './support/service-identity-pages.js';
 
 /**
  * Issue 5's browser journey in headless Chromium: the owner creates an organization (step-up
@@ -50,48 +67,18 @@ const STEP_UP_WINDOW_SECONDS = 3;
  * log. The tests share one demo and run in order.
  */
 describe('organization demo pages in Chromium', () => {
-  let demo: DemoServer;
-  let browser: Browser;
-  const devices: BrowserDevice[] = [];
+  let harness: BrowserHarness;
   let owner: BrowserDevice;
   let member: BrowserDevice;
-  const journey = {
-    ownerUserId: '',
-    firstOrganizationId: '',
-    /** `authenticatedAt` of the owner's last passkey check: "recent" for the window after it. */
-    passkeyAt: 0,
-    organizationId: '',
-    link: '',
-    memberUserId: '',
-  };
-
-  async function device(): Promise<BrowserDevice> {
-    const opened = await openDevice(browser, demo.origin);
-    devices.push(opened);
-    return opened;
-  }
-
-  const organizationPage = () => `/identity/organizations/${journey.organizationId}`;
-  const organizationApi = (path = '') => `${ORGANIZATIONS}/${journey.organizationId}${path}`;
-
-  const auditEvents = (page: Page): Promise<AuditEvent[]> => auditEventsAt(page, organizationApi('/audit-events'));
-  /** Waits until the owner's last passkey check is no longer recent, so the next sensitive call needs one. */
-  const pastRecentPasskeyWindow = (page: Page) =>
-    pastRecentPasskeyWindowOf(page, journey.passkeyAt, STEP_UP_WINDOW_SECONDS);
-  const openOrganization = (page: Page, name: string) => openOrganizationAt(page, organizationPage(), name);
+  const journey = new OrganizationJourney();
 
   beforeAll(async () => {
-    demo = await DemoServer.start({ TESSERA_STEP_UP_WINDOW_SECONDS: String(STEP_UP_WINDOW_SECONDS) });
-    browser = await launchChromium();
-    owner = await device();
-    // Every passkey sign-in or step-up of the owner starts a new recent-passkey window.
-    onPasskeyCheck(owner.page, (authenticatedAt) => (journey.passkeyAt = authenticatedAt));
+    harness = await BrowserHarness.start(journey.demoEnv());
+    owner = await harness.device();
+    journey.trackPasskeyChecks(owner.page);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-  });
+  afterAll(() => harness?.stop());
 
   it('serves the organization pages with no-store, a strict CSP, nosniff and no-referrer, and no inline script', async () => {
     const { page } = owner;
@@ -104,14 +91,7 @@ describe('organization demo pages in Chromium', () => {
 
   it('the owner bootstraps and signs in; the account view links to the organizations, listed by ID', async () => {
     const { page } = owner;
-    const created = await bootstrapOwner(page, {
-      secret: demo.bootstrapSecret,
-      displayName: 'Ada Lovelace',
-      email: 'ada@example.com',
-      organizationName: 'Analytical Engines',
-      organizationSlug: 'analytical-engines',
-      passkeyName: 'Ada’s laptop',
-    });
+    const created = await bootstrapOwner(page, { secret: harness.demo.bootstrapSecret, ...FIRST_OWNER });
     journey.ownerUserId = created.userId;
     journey.firstOrganizationId = created.organizationId;
     await page.getByRole('link', { name: 'Continue to sign in with your passkey' }).click();
@@ -126,7 +106,7 @@ describe('organization demo pages in Chromium', () => {
 
   it('creates an organization: past the recent-passkey window the page confirms with the passkey and retries', async () => {
     const { page } = owner;
-    await pastRecentPasskeyWindow(page);
+    await journey.pastRecentPasskeyWindow(page);
 
     const { stepUp, creations } = await createOrganizationWithStepUp(page, 'Difference Engines', 'difference-engines');
 
@@ -141,56 +121,39 @@ describe('organization demo pages in Chromium', () => {
     expect(await creations[1]!.request().headerValue('x-csrf-token')).toBe(stepUpSession.csrfToken);
     expect(await sessionStorageItem(page, CSRF_KEY)).toBe(stepUpSession.csrfToken);
 
-    const row = page.getByRole('row', { name: /Difference Engines/ });
-    expect(await row.textContent()).toContain('owner');
+    expect(await page.getByRole('row', { name: /Difference Engines/ }).textContent()).toContain('owner');
     await screenshot(page, 'organizations-list');
   });
 
   it('opens the organization by the ID in its URL and invites a member: the link carries the token only in its fragment, shown once', async () => {
     const { page, context } = owner;
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.origin });
-    await page.getByRole('link', { name: 'Difference Engines' }).click();
-    await expectSuccess(page, page.getByRole('heading', { name: 'Difference Engines', level: 2 }));
-    expect(page.url()).toBe(`${demo.origin}${organizationPage()}`);
-    expect(await page.locator('#organization-id').textContent()).toBe(journey.organizationId);
-    expect(await page.locator('#organization-slug').textContent()).toBe('difference-engines');
-    expect(await page.locator('#organization-role').textContent()).toBe('owner');
-    expect(await page.locator('#members-body tr').count()).toBe(1);
-    expect(await page.locator('#members-body tr').textContent()).toContain('you');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.demo.origin });
+    await followOrganizationLink(page, 'Difference Engines');
+    expect(page.url()).toBe(`${harness.demo.origin}${journey.organizationPage()}`);
+    await expectSoleOwnerView(page, journey.organizationId, 'difference-engines');
 
-    const { token } = await createInvitation(page, organizationApi('/invitations'), 'grace@example.com', 'viewer');
+    const invitations = journey.organizationApi('/invitations');
+    const { token } = await createInvitation(page, invitations, 'grace@example.com', 'viewer');
 
-    const field = page.getByLabel('Enrolment link', { exact: true });
-    await expectSuccess(page, field);
-    const link = await field.inputValue();
-    expect(link).toBe(`${demo.origin}/identity/enroll#token=${token}`);
-    expect(new URL(link).search).toBe('');
-    expect(new URLSearchParams(new URL(link).hash.slice(1)).get('token')).toBe(token);
-    await page.getByRole('button', { name: 'Copy the enrolment link' }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'copied to the clipboard' }));
-    expect(await clipboardText(page)).toBe(link);
+    const link = await shownEnrolmentLink(page);
+    expectEnrolmentLink(link, harness.demo.origin, token);
+    await expectCopied(page, 'Copy the enrolment link', 'copied to the clipboard', link);
     expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('pending');
     await screenshot(page, 'organization-invitation-link');
 
     // Shown once: the page keeps nothing of it, and a reload shows the invitation without its link.
-    const stored = await storedPageState(page);
-    expect(stored).not.toContain(token);
-    await page.reload();
-    await expectSuccess(page, page.getByRole('row', { name: /grace@example\.com/ }));
-    expect(await page.locator('#invitation-secret').isHidden()).toBe(true);
-    expect(await page.content()).not.toContain(token);
+    await expectEnrolmentLinkNotKept(page, token, 'grace@example.com');
     journey.link = link;
   });
 
   it('the invitee enrols in a second browser with its own authenticator, saves ten codes, signs in and sees the organization as viewer', async () => {
-    member = await device();
+    member = await harness.device();
     const { page } = member;
     const navigation = page.waitForRequest((request) => new URL(request.url()).pathname === '/identity/enroll');
     const { enrollment, codes } = await enrollWithLink(page, journey.link, 'Grace Hopper');
-    expect((await navigation).url()).toBe(`${demo.origin}/identity/enroll`);
+    expect((await navigation).url()).toBe(`${harness.demo.origin}/identity/enroll`);
     expect(enrollment).toMatchObject({ organizationId: journey.organizationId, membership: { role: 'viewer' } });
-    expect(codes).toHaveLength(10);
-    expect(new Set(codes).size).toBe(10);
+    expectTenDistinctCodes(codes);
     journey.memberUserId = enrollment.userId;
     expect(journey.memberUserId).not.toBe(journey.ownerUserId);
 
@@ -199,43 +162,26 @@ describe('organization demo pages in Chromium', () => {
     expect(session.userId).toBe(journey.memberUserId);
     expect(await page.locator('#me-name').textContent()).toBe('Grace Hopper');
 
-    await page.goto('/identity/organizations');
-    await expectSuccess(page, page.getByRole('heading', { name: 'Your organizations' }));
+    await openOrganizations(page);
     expect(await page.locator('#organizations-body tr').count()).toBe(1);
     expect(await page.getByRole('row', { name: /Difference Engines/ }).textContent()).toContain('viewer');
-    await page.getByRole('link', { name: 'Difference Engines' }).click();
-    await expectSuccess(page, page.getByRole('heading', { name: 'Difference Engines', level: 2 }));
+    await followOrganizationLink(page, 'Difference Engines');
     expect(await page.locator('#members-body tr').count()).toBe(2);
-    // Management controls are for owners and admins; the server refuses a viewer regardless.
-    for (const heading of ['Audit log', 'Service identities', 'Settings'])
-      expect(await page.getByRole('heading', { name: heading }).isVisible()).toBe(false);
-    expect(await page.getByRole('button', { name: 'Create invitation' }).isVisible()).toBe(false);
-    const audit = await page.request.get(`${organizationApi('/audit-events')}`);
-    expect(audit.status()).toBe(404);
-    expect(((await audit.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    await expectViewerView(page, journey.auditPath());
     await screenshot(page, 'organization-as-viewer');
   });
 
   it('the owner reloads the organization: the member joined, and the audit log shows the invitation created and accepted, newest first', async () => {
     const { page } = owner;
-    await openOrganization(page, 'Difference Engines');
+    await journey.openOrganization(page, 'Difference Engines');
     const graceRow = page.locator('#members-body tr').filter({ hasText: journey.memberUserId });
     expect(await graceRow.textContent()).toContain('viewer');
     expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('accepted');
 
-    const events = await auditEvents(page);
+    const events = await journey.auditEvents(page);
     expect(await shownEventIds(page)).toEqual(events.map((event) => event.id));
-    const actions = events.map((event) => event.action);
-    for (const action of ['invitation.created', 'invitation.accepted', 'membership.created', 'organization.created'])
-      expect(actions).toContain(action);
-    expect(actions.indexOf('invitation.accepted')).toBeLessThan(actions.indexOf('invitation.created'));
-    expect(actions.indexOf('invitation.created')).toBeLessThan(actions.indexOf('organization.created'));
-    const times = events.map((event) => Date.parse(event.occurredAt));
-    expect(times).toEqual([...times].sort((a, b) => b - a));
-    for (const action of ['invitation.created', 'invitation.accepted'])
-      await expectSuccess(page, page.locator('#audit-body tr').filter({ hasText: action }).first());
-    expect(await page.getByRole('button', { name: 'Load more' }).isVisible()).toBe(false);
-    await expectSuccess(page, page.getByText('That is every event.'));
+    expectInvitationAudited(events);
+    await expectEveryEventShown(page, ['invitation.created', 'invitation.accepted']);
     await screenshot(page, 'organization-audit-log');
   });
 
@@ -247,51 +193,26 @@ describe('organization demo pages in Chromium', () => {
     await member.page.goto('/identity');
     await expectSuccess(member.page, signInButton(member.page));
 
-    await submitInvitation(page, 'charles@example.com', 'admin');
-    await expectSuccess(page, page.getByRole('row', { name: /charles@example\.com/ }));
-    await page.getByRole('button', { name: 'Revoke the invitation for charles@example.com' }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'no longer works' }));
-    expect(await page.getByRole('row', { name: /charles@example\.com/ }).textContent()).toContain('revoked');
-    expect(await page.locator('#invitation-secret').isHidden()).toBe(true);
+    await inviteThenRevoke(page, 'charles@example.com', 'admin');
+    await renameOrganization(page, 'Difference Engine No. 2');
 
-    await page.getByLabel('Organization name', { exact: true }).fill('Difference Engine No. 2');
-    await page.getByRole('button', { name: 'Rename' }).click();
-    await expectSuccess(page, page.getByRole('heading', { name: 'Difference Engine No. 2', level: 2 }));
-
-    const events = await auditEvents(page);
+    const events = await journey.auditEvents(page);
     expect(events.length).toBeGreaterThan(10);
-    const firstPage = waitForApi(page, 'GET', organizationApi('/audit-events'));
-    await page.reload();
-    const first = (await (await firstPage).json()) as { events: AuditEvent[]; nextCursor?: string };
-    expect(first.events).toHaveLength(10);
-    expect(first.nextCursor).toBeDefined();
-    const more = page.getByRole('button', { name: 'Load more' });
-    await expectSuccess(page, more);
+    const { first, more } = await reloadFirstAuditPage(page, journey.auditPath());
     expect(await shownEventIds(page)).toEqual(events.slice(0, 10).map((event) => event.id));
     await screenshot(page, 'organization-members-audit');
 
-    const nextPage = waitForApi(page, 'GET', organizationApi('/audit-events'));
-    await more.click();
-    const next = await nextPage;
-    expect(new URL(next.url()).searchParams.get('cursor')).toBe(first.nextCursor);
-    await expectSuccess(page, page.getByText('That is every event.'));
+    await loadMoreAudit(page, journey.auditPath(), more, first.nextCursor);
     expect(await shownEventIds(page)).toEqual(events.map((event) => event.id));
     expect(await more.isVisible()).toBe(false);
-    const actions = events.map((event) => event.action);
-    for (const action of ['membership.changed', 'invitation.revoked', 'organization.changed'])
-      expect(actions).toContain(action);
+    expectAuditActions(events, ['membership.changed', 'invitation.revoked', 'organization.changed']);
   });
 
   it('service identities: create (step-up) with the token shown once and copyable, then issue, rotate and revoke credentials, and revoke the identity', async () => {
     const { page } = owner;
-    const identities = organizationApi('/service-identities');
-    await pastRecentPasskeyWindow(page);
-    const { creations, field } = await createServiceIdentityWithStepUp(page, identities, {
-      name: 'CI publisher',
-      description: 'Publishes from the main branch',
-      capabilities: 'package.publish',
-      lifetimeDays: '7',
-    });
+    const identities = journey.organizationApi('/service-identities');
+    await journey.pastRecentPasskeyWindow(page);
+    const { creations, field } = await createServiceIdentityWithStepUp(page, identities, CI_PUBLISHER);
     expect(creations.map((response) => response.status())).toEqual([403, 201]);
     expect(creations[1]!.request().postDataJSON()).toEqual({
       name: 'CI publisher',
@@ -299,89 +220,68 @@ describe('organization demo pages in Chromium', () => {
       capabilities: ['package.publish'],
       lifetimeSeconds: 7 * 86_400,
     });
-    const created = (await creations[1]!.json()) as {
-      identity: { id: string };
-      credential: { id: string; publicPrefix: string };
-      token: string;
-    };
+    const created = (await creations[1]!.json()) as ServiceIdentityCreated;
     expect(await field.inputValue()).toBe(created.token);
-    await page.getByRole('button', { name: 'Copy the secret token' }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'token was copied' }));
-    expect(await clipboardText(page)).toBe(created.token);
+    await expectCopied(page, 'Copy the secret token', 'token was copied', created.token);
     const row = page.getByRole('row', { name: /CI publisher/ });
     expect(await row.textContent()).toContain('package.publish');
     expect(await row.textContent()).toContain('active');
     await screenshot(page, 'organization-service-token');
 
     // The token shown is a working bearer credential of this organization (and nothing keeps it).
-    const packages = `${demo.origin}/orgs/${journey.organizationId}/packages`;
-    const bearer = { authorization: `Bearer ${created.token}` };
-    expect((await fetch(packages, { headers: bearer })).status).toBe(200);
-    const stored = await storedPageState(page);
-    expect(stored).not.toContain(created.token);
+    const packages = `${harness.demo.origin}/orgs/${journey.organizationId}/packages`;
+    expect(await bearerStatus(packages, created.token)).toBe(200);
+    expect(await storedPageState(page)).not.toContain(created.token);
 
-    await page.getByRole('button', { name: 'Show the credentials of CI publisher' }).click();
-    await expectSuccess(page, page.getByRole('heading', { name: 'Credentials of CI publisher' }));
+    await showCredentials(page, 'CI publisher');
     const credentialRows = page.locator('#credentials-body tr');
     expect(await credentialRows.count()).toBe(1);
     expect(await credentialRows.first().textContent()).toContain(created.credential.publicPrefix);
 
     // Issue a second credential, rotate the first, revoke the second (each may ask for a passkey).
     const issued = await issueCredential(page, `${identities}/${created.identity.id}/credentials`, 'package.publish');
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'New credential for “CI publisher” issued' }));
+    await expectStatus(page, 'New credential for “CI publisher” issued');
     expect(await field.inputValue()).toBe(issued.token);
     expect(await credentialRows.count()).toBe(2);
 
     const first = created.credential.publicPrefix;
-    await page.getByRole('button', { name: `Rotate credential ${first}` }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: `Rotated credential ${first}` }));
+    await rotateCredential(page, first);
     const rotatedToken = await field.inputValue();
     expect([created.token, issued.token]).not.toContain(rotatedToken);
     expect(await credentialRows.count()).toBe(3);
     expect(await credentialRows.filter({ hasText: first }).textContent()).toContain('rotated');
 
-    await page.getByRole('button', { name: `Revoke credential ${issued.credential.publicPrefix}` }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'its token stopped working' }));
+    await revokeCredential(page, issued.credential.publicPrefix);
     expect(await credentialRows.filter({ hasText: issued.credential.publicPrefix }).textContent()).toContain('revoked');
-    expect((await fetch(packages, { headers: { authorization: `Bearer ${issued.token}` } })).status).toBe(401);
+    expect(await bearerStatus(packages, issued.token)).toBe(401);
     await screenshot(page, 'organization-service-credentials');
 
-    await page.getByRole('button', { name: 'Revoke service identity CI publisher' }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'and all its credentials were revoked' }));
+    await revokeServiceIdentity(page, 'CI publisher');
     expect(await row.textContent()).toContain('revoked');
     expect(await page.getByRole('button', { name: /^Rotate credential/ }).count()).toBe(0);
-    expect((await fetch(packages, { headers: { authorization: `Bearer ${rotatedToken}` } })).status).toBe(401);
-    const actions = (await auditEvents(page)).map((event) => event.action);
-    for (const action of [
+    expect(await bearerStatus(packages, rotatedToken)).toBe(401);
+    expectAuditActions(await journey.auditEvents(page), [
       'service_identity.created',
       'service_credential.created',
       'service_credential.rotated',
       'service_credential.revoked',
       'service_identity.revoked',
-    ])
-      expect(actions).toContain(action);
+    ]);
   });
 
   it('an existing account joins another organization by pasting its invitation link (route 33)', async () => {
-    await openOrganizationAt(
-      owner.page,
-      `/identity/organizations/${journey.firstOrganizationId}`,
-      'Analytical Engines',
-    );
+    await journey.openOrganization(owner.page, 'Analytical Engines', journey.firstOrganizationId);
     await submitInvitation(owner.page, 'Grace@Example.com');
-    const field = owner.page.getByLabel('Enrolment link', { exact: true });
-    await expectSuccess(owner.page, field);
-    const link = await field.inputValue();
+    const link = await shownEnrolmentLink(owner.page);
 
     const { page } = member;
     await signIn(page);
     await page.getByRole('link', { name: 'Your organizations' }).click();
     const answer = await acceptInvitationLink(page, link);
     expect(answer.status()).toBe(200);
-    expect(answer.request().postDataJSON()).toEqual({
-      token: new URLSearchParams(new URL(link).hash.slice(1)).get('token'),
-    });
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'you joined as viewer' }));
+    const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token');
+    expect(answer.request().postDataJSON()).toEqual({ token });
+    await expectStatus(page, 'you joined as viewer');
     expect(await page.getByRole('row', { name: /Analytical Engines/ }).textContent()).toContain('viewer');
     expect(await page.locator('#organizations-body tr').count()).toBe(2);
     await screenshot(page, 'organizations-invitation-accepted');
@@ -389,23 +289,15 @@ describe('organization demo pages in Chromium', () => {
 
   it('deletes an organization only with its slug typed and a fresh passkey check; it leaves the list', async () => {
     const { page } = owner;
-    await openOrganizationAt(page, `/identity/organizations/${journey.firstOrganizationId}`, 'Analytical Engines');
-    const confirmation = page.getByLabel('To delete this organization, type its slug', { exact: true });
-    await confirmation.fill('analytical');
-    await page.getByRole('button', { name: 'Delete organization' }).click();
-    await expectSuccess(page, page.getByRole('status').filter({ hasText: 'Nothing deleted' }));
+    await journey.openOrganization(page, 'Analytical Engines', journey.firstOrganizationId);
+    await submitDeletion(page, 'analytical');
+    await expectStatus(page, 'Nothing deleted');
 
-    await pastRecentPasskeyWindow(page);
-    const deletions = await deleteOrganizationWithStepUp(
-      page,
-      confirmation,
-      'analytical-engines',
-      'Analytical Engines',
-    );
+    await journey.pastRecentPasskeyWindow(page);
+    const deletions = await deleteOrganizationWithStepUp(page, 'analytical-engines', 'Analytical Engines');
     expect(deletions).toEqual([403, 200]);
 
-    await page.goto('/identity/organizations');
-    await expectSuccess(page, page.getByRole('heading', { name: 'Your organizations' }));
+    await openOrganizations(page);
     expect(await page.locator('#organizations-body tr').count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Analytical Engines' }).count()).toBe(0);
     await member.page.reload();
@@ -418,23 +310,12 @@ describe('organization demo pages in Chromium', () => {
     for (const [name, organizationId] of [
       ['unknown', uuidV7()],
       ['deleted', journey.firstOrganizationId],
-    ]) {
-      const answered = waitForApi(page, 'GET', `${ORGANIZATIONS}/${organizationId}`);
-      await page.goto(`/identity/organizations/${organizationId}`);
-      const response = await answered;
-      expect([name, response.status()]).toEqual([name, 404]);
-      const body = (await response.json()) as { error: { code: string; requestId: string } };
-      expect(body.error.code).toBe('not_found');
-      expect(await pageError(page)).toEqual({
-        message: 'The requested identity resource was not found',
-        requestId: body.error.requestId,
-      });
-      await expectSuccess(page, page.getByText('This organization does not exist'));
-    }
+    ])
+      await expectOrganizationNotFound(page, name, organizationId);
     await screenshot(page, 'organization-not-found');
   });
 
   it('no page threw and no Content-Security-Policy violation happened on any device', () => {
-    expect(devices.flatMap((opened) => opened.problems)).toEqual([]);
+    expect(harness.problems()).toEqual([]);
   });
 });

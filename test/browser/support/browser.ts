@@ -139,3 +139,33 @@ export async function expectHardenedPage(page: Page, response: Response | null):
   expect(await page.locator('script:not([src])').count()).toBe(0);
   expect(await page.getByRole('status').count()).toBe(1);
 }
+
+/** Opens each path on the page and checks it answers 200 with HTML (the path named in a failure). */
+export async function expectServedAsHtml(page: Page, paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    const response = await page.goto(path);
+    expect([path, response?.status(), response?.headers()['content-type']]).toEqual([
+      path,
+      200,
+      'text/html; charset=utf-8',
+    ]);
+  }
+}
+
+/**
+ * Holds each request the page sends to a path ending in `path` while `read` runs, then lets it
+ * through: `value()` is what the last read returned (`undefined` before any), `stop()` ends the hold.
+ */
+export async function readWhileInFlight<T>(
+  page: Page,
+  path: string,
+  read: () => Promise<T>,
+): Promise<{ value(): T | undefined; stop(): Promise<void> }> {
+  const pattern = `**${path}`;
+  let value: T | undefined;
+  await page.route(pattern, async (route) => {
+    value = await read();
+    await route.continue();
+  });
+  return { value: () => value, stop: () => page.unroute(pattern) };
+}

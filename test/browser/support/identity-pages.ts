@@ -27,6 +27,16 @@ export function waitForApi(page: Page, method: string, path: string): Promise<Re
   );
 }
 
+/** Collects the page's responses to `method path` until `stop()`. */
+export function collectResponses(page: Page, method: string, path: string): { responses: Response[]; stop(): void } {
+  const responses: Response[] = [];
+  const collect = (response: Response) => {
+    if (response.request().method() === method && new URL(response.url()).pathname === path) responses.push(response);
+  };
+  page.on('response', collect);
+  return { responses, stop: () => page.off('response', collect) };
+}
+
 /**
  * Waits until `success` is visible, failing fast with the page's own error text (message and
  * request ID) when the alert region reports a failure instead.
@@ -52,6 +62,11 @@ export async function expectSuccess(page: Page, success: Locator): Promise<void>
     throw new Error(`The page reported: ${await failure.textContent()} (request ID ${requestId ?? 'none'})`);
   }
   throw new Error(`Neither success nor an error appeared on ${page.url()}`);
+}
+
+/** {@link expectSuccess} for the status region saying `text`. */
+export function expectStatus(page: Page, text: string): Promise<void> {
+  return expectSuccess(page, page.getByRole('status').filter({ hasText: text }));
 }
 
 /**
@@ -86,6 +101,18 @@ export function signInButton(page: Page): Locator {
   return page.getByRole('button', { name: 'Sign in with a passkey' });
 }
 
+/** Reloads the page and waits for the sign-in button: its session has ended. */
+export async function expectSignedOutOnReload(page: Page): Promise<void> {
+  await page.reload();
+  await expectSuccess(page, signInButton(page));
+}
+
+/** Clicks a sign-out `button` and waits for the sign-in button. */
+export async function signOutWith(page: Page, button: Locator): Promise<void> {
+  await button.click();
+  await expectSuccess(page, signInButton(page));
+}
+
 /** Username-free sign-in on `/identity`; returns the start options and the `SessionCreated` body. */
 export async function signIn(page: Page): Promise<{ options: any; session: any }> {
   await page.goto('/identity');
@@ -105,6 +132,12 @@ export async function signIn(page: Page): Promise<{ options: any; session: any }
 export async function shownRecoveryCodes(page: Page): Promise<string[]> {
   await expectSuccess(page, page.getByRole('heading', { name: 'Save your recovery codes' }));
   return page.locator('#codes-list li').allTextContents();
+}
+
+/** Checks a set of recovery codes as shown: ten of them, all distinct. */
+export function expectTenDistinctCodes(codes: readonly string[]): void {
+  expect(codes).toHaveLength(10);
+  expect(new Set(codes).size).toBe(10);
 }
 
 /** A fresh canonical UUIDv7 (identity-http §1) naming nothing that exists. */
@@ -130,6 +163,15 @@ export interface OwnerBootstrap {
   organizationSlug: string;
   passkeyName: string;
 }
+
+/** The first owner and organization both journeys bootstrap (with the demo's secret). */
+export const FIRST_OWNER: Omit<OwnerBootstrap, 'secret'> = {
+  displayName: 'Ada Lovelace',
+  email: 'ada@example.com',
+  organizationName: 'Analytical Engines',
+  organizationSlug: 'analytical-engines',
+  passkeyName: 'Ada’s laptop',
+};
 
 /** Opens `/identity/bootstrap` and fills its form, without submitting it. */
 export async function fillBootstrapForm(page: Page, input: OwnerBootstrap): Promise<void> {
@@ -163,6 +205,27 @@ export async function bootstrapOwner(
 }
 
 /**
+ * Opens an enrolment link (`…/identity/enroll#token=…`) and checks the token never left the
+ * fragment: the request went to `origin/identity/enroll` as such, and the page cleared the
+ * fragment from its address.
+ */
+export async function openEnrolmentLink(page: Page, link: string, origin: string): Promise<void> {
+  const navigation = page.waitForRequest((request) => new URL(request.url()).pathname === '/identity/enroll');
+  await page.goto(link);
+  expect((await navigation).url()).toBe(`${origin}/identity/enroll`);
+  await page.waitForFunction(() => (globalThis as any).location.hash === '');
+  expect(page.url()).toBe(`${origin}/identity/enroll`);
+}
+
+/** The `EnrollmentCreated` body of `POST /identity/v1/invitations/enroll`, as far as the journeys read it. */
+export interface EnrollmentCreated {
+  userId: string;
+  assurance: string;
+  organizationId: string;
+  membership: { role: string };
+}
+
+/**
  * Opens an enrolment link (`…/identity/enroll#token=…`), joins with `displayName`, creates the
  * passkey on the page's authenticator; returns the `EnrollmentCreated` body and the ten codes shown.
  */
@@ -170,18 +233,14 @@ export async function enrollWithLink(
   page: Page,
   link: string,
   displayName: string,
-): Promise<{ enrollment: { userId: string; organizationId: string; membership: { role: string } }; codes: string[] }> {
+): Promise<{ enrollment: EnrollmentCreated; codes: string[] }> {
   await page.goto(link);
   await page.getByLabel('Your name', { exact: true }).fill(displayName);
   const enrolled = waitForApi(page, 'POST', API.enroll);
   await page.getByRole('button', { name: 'Join and create a passkey' }).click();
   const response = await enrolled;
   expect(response.status()).toBe(201);
-  const enrollment = (await response.json()) as {
-    userId: string;
-    organizationId: string;
-    membership: { role: string };
-  };
+  const enrollment = (await response.json()) as EnrollmentCreated;
   return { enrollment, codes: await shownRecoveryCodes(page) };
 }
 

@@ -1,32 +1,10 @@
 import { expect } from '@jest/globals';
 import type { Locator, Page, Response } from 'playwright-core';
-import { API, expectSuccess, waitForApi } from './identity-pages.js';
+import { storedPageState } from './browser.js';
+import { API, collectResponses, expectStatus, expectSuccess, pageError, waitForApi } from './identity-pages.js';
 
 /** Identity API path of the organizations collection. */
 export const ORGANIZATIONS = '/identity/v1/organizations';
-
-/** One audit event as route 29 lists it. */
-export interface AuditEvent {
-  id: string;
-  action: string;
-  occurredAt: string;
-}
-
-/** The organization's whole audit stream from route 29 (one page of 100), newest first. */
-export async function auditEvents(page: Page, auditPath: string): Promise<AuditEvent[]> {
-  const response = await page.request.get(`${auditPath}?limit=100`);
-  expect(response.status()).toBe(200);
-  const body = (await response.json()) as { events: AuditEvent[]; nextCursor?: string };
-  expect(body.nextCursor).toBeUndefined();
-  return body.events;
-}
-
-/** Event IDs of the audit table's rows, top to bottom. */
-export function shownEventIds(page: Page): Promise<string[]> {
-  return page
-    .locator('#audit-body tr')
-    .evaluateAll((rows) => rows.map((row) => (row as any).dataset.eventId as string));
-}
 
 /** Records the `authenticatedAt` of every passkey sign-in or step-up the page completes. */
 export function onPasskeyCheck(page: Page, record: (authenticatedAt: number) => void): void {
@@ -49,17 +27,71 @@ export async function pastRecentPasskeyWindow(page: Page, passkeyAt: number, win
 /** Opens an organization page and waits for its `name` heading. */
 export async function openOrganization(page: Page, path: string, name: string): Promise<void> {
   await page.goto(path);
-  await expectSuccess(page, page.getByRole('heading', { name, level: 2 }));
+  await expectSuccess(page, organizationHeading(page, name));
 }
 
-/** Collects the page's responses to `method path` until `stop()`. */
-export function collectResponses(page: Page, method: string, path: string): { responses: Response[]; stop(): void } {
-  const responses: Response[] = [];
-  const collect = (response: Response) => {
-    if (response.request().method() === method && new URL(response.url()).pathname === path) responses.push(response);
-  };
-  page.on('response', collect);
-  return { responses, stop: () => page.off('response', collect) };
+/** The `name` heading of an organization page. */
+export function organizationHeading(page: Page, name: string): Locator {
+  return page.getByRole('heading', { name, level: 2 });
+}
+
+/** Follows the link to the organization `name` and waits for its page. */
+export async function followOrganizationLink(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name }).click();
+  await expectSuccess(page, organizationHeading(page, name));
+}
+
+/** Opens the organizations page and waits for its heading. */
+export async function openOrganizations(page: Page): Promise<void> {
+  await page.goto('/identity/organizations');
+  await expectSuccess(page, page.getByRole('heading', { name: 'Your organizations' }));
+}
+
+/** Checks a new organization's page: its ID and slug, the signed-in user its owner and its only member. */
+export async function expectSoleOwnerView(page: Page, id: string, slug: string): Promise<void> {
+  expect(await page.locator('#organization-id').textContent()).toBe(id);
+  expect(await page.locator('#organization-slug').textContent()).toBe(slug);
+  expect(await page.locator('#organization-role').textContent()).toBe('owner');
+  expect(await page.locator('#members-body tr').count()).toBe(1);
+  expect(await page.locator('#members-body tr').textContent()).toContain('you');
+}
+
+/** Renames the shown organization and waits for its new heading. */
+export async function renameOrganization(page: Page, name: string): Promise<void> {
+  await page.getByLabel('Organization name', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expectSuccess(page, organizationHeading(page, name));
+}
+
+/**
+ * What a viewer sees of an organization page: no management controls (for owners and admins; the
+ * server refuses a viewer regardless), and the audit log at `auditPath` answers 404.
+ */
+export async function expectViewerView(page: Page, auditPath: string): Promise<void> {
+  for (const heading of ['Audit log', 'Service identities', 'Settings'])
+    expect(await page.getByRole('heading', { name: heading }).isVisible()).toBe(false);
+  expect(await page.getByRole('button', { name: 'Create invitation' }).isVisible()).toBe(false);
+  const audit = await page.request.get(auditPath);
+  expect(audit.status()).toBe(404);
+  expect(((await audit.json()) as { error: { code: string } }).error.code).toBe('not_found');
+}
+
+/**
+ * Opens the page of `organizationId`, which does not exist for the user: a 404 (`name` in a
+ * failure), and the page shows the envelope's message and request ID.
+ */
+export async function expectOrganizationNotFound(page: Page, name: string, organizationId: string): Promise<void> {
+  const answered = waitForApi(page, 'GET', `${ORGANIZATIONS}/${organizationId}`);
+  await page.goto(`/identity/organizations/${organizationId}`);
+  const response = await answered;
+  expect([name, response.status()]).toEqual([name, 404]);
+  const body = (await response.json()) as { error: { code: string; requestId: string } };
+  expect(body.error.code).toBe('not_found');
+  expect(await pageError(page)).toEqual({
+    message: 'The requested identity resource was not found',
+    requestId: body.error.requestId,
+  });
+  await expectSuccess(page, page.getByText('This organization does not exist'));
 }
 
 /**
@@ -78,7 +110,7 @@ export async function createOrganizationWithStepUp(
   await page.getByRole('button', { name: 'Create organization' }).click();
   const stepUp = await steppedUp;
   expect(stepUp.status()).toBe(200);
-  await expectSuccess(page, page.getByRole('status').filter({ hasText: `Organization “${name}” created` }));
+  await expectStatus(page, `Organization “${name}” created`);
   creations.stop();
   return { stepUp, creations: creations.responses };
 }
@@ -88,6 +120,48 @@ export async function submitInvitation(page: Page, email: string, role?: string)
   await page.getByLabel('Email of the person to invite', { exact: true }).fill(email);
   if (role !== undefined) await page.getByLabel('Role', { exact: true }).selectOption(role);
   await page.getByRole('button', { name: 'Create invitation' }).click();
+}
+
+/** The row of the invitation for `email` in the organization page's invitations. */
+export function invitationRow(page: Page, email: string): Locator {
+  return page.getByRole('row', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+}
+
+/** The enrolment link of the invitation just created, once the page shows it. */
+export async function shownEnrolmentLink(page: Page): Promise<string> {
+  const field = page.getByLabel('Enrolment link', { exact: true });
+  await expectSuccess(page, field);
+  return field.inputValue();
+}
+
+/** Checks an enrolment link: `origin/identity/enroll`, no query, and `token` only in its fragment. */
+export function expectEnrolmentLink(link: string, origin: string, token: string): void {
+  expect(link).toBe(`${origin}/identity/enroll#token=${token}`);
+  expect(new URL(link).search).toBe('');
+  expect(new URLSearchParams(new URL(link).hash.slice(1)).get('token')).toBe(token);
+}
+
+/**
+ * Checks an enrolment link is shown once: the page keeps nothing of its `token`, and after a reload
+ * the invitation for `email` shows without its link.
+ */
+export async function expectEnrolmentLinkNotKept(page: Page, token: string, email: string): Promise<void> {
+  const stored = await storedPageState(page);
+  expect(stored).not.toContain(token);
+  await page.reload();
+  await expectSuccess(page, invitationRow(page, email));
+  expect(await page.locator('#invitation-secret').isHidden()).toBe(true);
+  expect(await page.content()).not.toContain(token);
+}
+
+/** Invites `email` as `role`, then revokes the invitation: the page says so, and shows no link. */
+export async function inviteThenRevoke(page: Page, email: string, role: string): Promise<void> {
+  await submitInvitation(page, email, role);
+  await expectSuccess(page, invitationRow(page, email));
+  await page.getByRole('button', { name: `Revoke the invitation for ${email}` }).click();
+  await expectStatus(page, 'no longer works');
+  expect(await invitationRow(page, email).textContent()).toContain('revoked');
+  expect(await page.locator('#invitation-secret').isHidden()).toBe(true);
 }
 
 /** Invites `email` as `role` through the page; returns the token of the pending invitation created. */
@@ -109,60 +183,19 @@ export async function changeMemberRole(page: Page, row: Locator, role: string): 
   );
   await row.getByRole('button', { name: /^Change the role of member/ }).click();
   expect((await patched).status()).toBe(200);
-  await expectSuccess(page, page.getByRole('status').filter({ hasText: `is now ${role}` }));
-}
-
-/** The form of a new service identity. */
-export interface ServiceIdentityForm {
-  name: string;
-  description: string;
-  capabilities: string;
-  lifetimeDays: string;
-}
-
-/**
- * Creates a service identity from the organization page, confirming with the passkey; returns every
- * POST to `identitiesPath` and the secret-token field once it shows.
- */
-export async function createServiceIdentityWithStepUp(
-  page: Page,
-  identitiesPath: string,
-  form: ServiceIdentityForm,
-): Promise<{ creations: Response[]; field: Locator }> {
-  const creations = collectResponses(page, 'POST', identitiesPath);
-  await page.getByLabel('Name', { exact: true }).fill(form.name);
-  await page.getByLabel('Description (optional)', { exact: true }).fill(form.description);
-  await page.getByLabel('Capabilities', { exact: true }).fill(form.capabilities);
-  await page.getByLabel('First credential’s lifetime in days (optional)', { exact: true }).fill(form.lifetimeDays);
-  const steppedUp = waitForApi(page, 'POST', API.stepUpFinish);
-  await page.getByRole('button', { name: 'Create service identity' }).click();
-  expect((await steppedUp).status()).toBe(200);
-  const field = page.getByLabel('Secret token', { exact: true });
-  await expectSuccess(page, field);
-  creations.stop();
-  return { creations: creations.responses, field };
-}
-
-/** Issues a credential of the shown service identity; returns the `201` body. */
-export async function issueCredential(
-  page: Page,
-  credentialsPath: string,
-  capabilities: string,
-): Promise<{ credential: { publicPrefix: string }; token: string }> {
-  await page.getByLabel('Capabilities of a new credential', { exact: true }).fill(capabilities);
-  const issuedAnswer = page.waitForResponse(
-    (response) =>
-      response.request().method() === 'POST' &&
-      new URL(response.url()).pathname === credentialsPath &&
-      response.status() === 201,
-  );
-  await page.getByRole('button', { name: 'Issue a credential' }).click();
-  return (await (await issuedAnswer).json()) as { credential: { publicPrefix: string }; token: string };
+  await expectStatus(page, `is now ${role}`);
 }
 
 /** What the page's clipboard holds. */
 export function clipboardText(page: Page): Promise<string> {
   return page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>);
+}
+
+/** Clicks the copy button `button`, waits for the status saying `copied`, and checks the clipboard holds `text`. */
+export async function expectCopied(page: Page, button: string, copied: string, text: string): Promise<void> {
+  await page.getByRole('button', { name: button }).click();
+  await expectStatus(page, copied);
+  expect(await clipboardText(page)).toBe(text);
 }
 
 /** Pastes an invitation link into the organizations page and accepts it; returns route 33's answer. */
@@ -173,25 +206,25 @@ export async function acceptInvitationLink(page: Page, link: string): Promise<Re
   return accepted;
 }
 
+/** Types `slug` into the delete confirmation of an organization page and clicks `Delete organization`. */
+export async function submitDeletion(page: Page, slug: string): Promise<void> {
+  await page.getByLabel('To delete this organization, type its slug', { exact: true }).fill(slug);
+  await page.getByRole('button', { name: 'Delete organization' }).click();
+}
+
 /**
  * Types `slug` into the delete confirmation and deletes the organization named `name`, confirming
  * with the passkey when asked; returns the statuses of every DELETE under the organizations path.
  */
-export async function deleteOrganizationWithStepUp(
-  page: Page,
-  confirmation: Locator,
-  slug: string,
-  name: string,
-): Promise<number[]> {
+export async function deleteOrganizationWithStepUp(page: Page, slug: string, name: string): Promise<number[]> {
   const deletions: number[] = [];
   page.on('response', (response) => {
     if (response.request().method() === 'DELETE' && new URL(response.url()).pathname.startsWith(ORGANIZATIONS))
       deletions.push(response.status());
   });
-  await confirmation.fill(slug);
   const steppedUp = waitForApi(page, 'POST', API.stepUpFinish);
-  await page.getByRole('button', { name: 'Delete organization' }).click();
+  await submitDeletion(page, slug);
   expect((await steppedUp).status()).toBe(200);
-  await expectSuccess(page, page.getByRole('status').filter({ hasText: `Organization “${name}” deleted` }));
+  await expectStatus(page, `Organization “${name}” deleted`);
   return deletions;
 }
