@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { DEFAULT_RATE_LIMITS } from '@tessera/identity';
 import { testUuidV7 } from '@tessera/identity-testing';
 import { bootIdentityApp, type IdentityTestApp, type IdentityTestModuleOptions } from '../../support/identity-app.js';
@@ -33,6 +34,18 @@ describe('administrative recovery is disabled unless both integrations are confi
     expect(authorizer.calls).toEqual([]);
     expect(sink.deliveries).toEqual([]);
     expect(await rowsOf(identity).count('challenges', "purpose = 'account_recovery'")).toBe(0);
+    const clientConfig = await request(identity.app.getHttpServer()).get('/identity/v1/client-config');
+    expect(clientConfig.body.features.administrativeRecovery).toBe(false);
+  });
+
+  it('reports the feature in client-config once both integrations are configured', async () => {
+    identity = await bootIdentityApp({}, undefined, {
+      platformAuthorizer: new TestAuthorizer(),
+      notificationSink: new TestSink(),
+    });
+    const res = await request(identity.app.getHttpServer()).get('/identity/v1/client-config');
+    expect(res.status).toBe(200);
+    expect(res.body.features).toMatchObject({ administrativeRecovery: true, federation: false, scim: false });
   });
 });
 

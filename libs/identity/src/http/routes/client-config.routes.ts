@@ -10,7 +10,7 @@ const BASE = '/identity/v1';
  * no peppers, keys, references, tokens, digests or database settings.
  *
  * @example
- * clientConfigRoutes(kernel, router, () => store.isEmpty());
+ * clientConfigRoutes(kernel, router);
  */
 export function clientConfigRoutes(kernel: IdentityKernel, router: Router): Router {
   const config = kernel.config;
@@ -46,7 +46,14 @@ export function clientConfigRoutes(kernel: IdentityKernel, router: Router): Rout
         bootstrap: `${BASE}/bootstrap`,
       },
       device: { verificationUri: `${config.publicBaseUrl}/device` },
-      features: { bootstrap, administrativeRecovery: false, federation: false, scim: false },
+      // Administrative recovery is on exactly when both integrations are configured (routes 18–20
+      // answer 404 otherwise); federation and SCIM do not exist in this build.
+      features: {
+        bootstrap,
+        administrativeRecovery: kernel.adminRecovery !== undefined,
+        federation: false,
+        scim: false,
+      },
     });
   });
   return router;
