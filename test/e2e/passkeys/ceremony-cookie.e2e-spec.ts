@@ -130,5 +130,30 @@ describe('ceremony cookies, WebAuthn options and session rotation (identity-http
       ]);
       for (const res of failures) expectCeremonyCookieCleared(res);
     });
+
+    it('is cleared by finishes the caller gate refuses before the handler (401 authentication_required)', async () => {
+      const session = await freshSession(identity, owner);
+      const stepUp = await startCeremony(identity, STEP_UP_START, session);
+      const registration = await startCeremony(identity, REGISTRATION_START, session);
+      const refused = [
+        await finish(
+          identity,
+          STEP_UP_FINISH,
+          { ceremonyId: stepUp.ceremonyId, credential: {} },
+          { cookies: [stepUp.cookie] },
+        ),
+        await finish(
+          identity,
+          REGISTRATION_FINISH,
+          { ceremonyId: registration.ceremonyId, credentialName: 'x', credential: {} },
+          { cookies: [registration.cookie] },
+        ),
+      ];
+      expect(refused.map((res) => [res.status, res.body.error.code])).toEqual([
+        [401, 'authentication_required'],
+        [401, 'authentication_required'],
+      ]);
+      for (const res of refused) expectCeremonyCookieCleared(res);
+    });
   });
 });

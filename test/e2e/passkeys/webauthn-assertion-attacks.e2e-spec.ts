@@ -223,6 +223,21 @@ describe('WebAuthn attacks on passkey ceremonies (routes 2–7)', () => {
       expect((await challengeOf(identity, attempt.ceremonyId))['state']).toBe('failed');
     });
 
+    it('answers request_invalid for a credential id that is not strict base64url and consumes the ceremony', async () => {
+      const attempt = await signInAttempt(identity, owner.authenticator, { credentialId: owner.credentialId });
+      const res = await finish(
+        identity,
+        SIGN_IN_FINISH,
+        { ...attempt.body, credential: { ...attempt.credential, id: `${attempt.credential.id}=` } },
+        { cookies: [attempt.cookie] },
+      );
+      await expectCeremonyRejected(identity, res, attempt.ceremonyId, {
+        status: 400,
+        code: 'request_invalid',
+        failureReason: 'request_invalid',
+      });
+    });
+
     it('consumes the ceremony for a finish body with an unknown member', async () => {
       const attempt = await signInAttempt(identity, owner.authenticator, { credentialId: owner.credentialId });
       const res = await finish(

@@ -1,4 +1,4 @@
-import type { Exchange } from '@tessera/web';
+import type { Exchange, Middleware } from '@tessera/web';
 import { IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
 import { mapStoreError } from '../errors/store.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
@@ -26,9 +26,21 @@ function ceremonyCookie(value: string, maxAgeSeconds: number): string {
 }
 
 /** Clears the ceremony cookie; every finish sends it, whatever the outcome. */
-export function clearCeremonyCookie(exchange: Exchange): void {
+function clearCeremonyCookie(exchange: Exchange): void {
   exchange.appendHeader('set-cookie', `${CEREMONY_COOKIE}=; Max-Age=0; Path=/; Secure; HttpOnly; SameSite=Strict`);
 }
+
+/**
+ * First middleware of every finish route (3, 5, 7): the ceremony cookie is cleared whatever the
+ * outcome, including the caller gate's 401 and the limiter's 429 that answer before the handler.
+ *
+ * @example
+ * router.post('/identity/v1/passkeys/step-up/finish', CLEARS_CEREMONY, USER, handler);
+ */
+export const CLEARS_CEREMONY: Middleware = (exchange, next) => {
+  clearCeremonyCookie(exchange);
+  return next();
+};
 
 /** SHA-256(purpose ‖ registration source ‖ RP ID), length-prefixed (identity-model §2). */
 export function payloadDigest(kernel: IdentityKernel, purpose: ChallengePurpose, source: string): string {

@@ -2,7 +2,7 @@ import type { Router } from '@tessera/web';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { IdentityError } from '../../errors/identity.errors.js';
 import type { IdentityKernel } from '../../identity-kernel.js';
-import { startCeremony } from '../../passkeys/ceremony.js';
+import { CLEARS_CEREMONY, startCeremony } from '../../passkeys/ceremony.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { callerGate, rateLimited, requestTime, requireContext, storeRead } from '../route-kit.js';
 import { finishAssertion, SIGN_IN_SOURCE, stepUpSource } from './passkey-finish.js';
@@ -55,6 +55,7 @@ export function passkeyAuthenticationRoutes(kernel: IdentityKernel, router: Rout
 
   router.post(
     '/identity/v1/passkeys/authentication/finish',
+    CLEARS_CEREMONY,
     ANON_OR_USER,
     rateLimited(kernel, 'passkey_auth_finish', 'peer'),
     (exchange) => finishAssertion(kernel, exchange, 'sign_in'),
@@ -77,7 +78,9 @@ export function passkeyAuthenticationRoutes(kernel: IdentityKernel, router: Rout
     respondIdentityJson(exchange, 200, { ceremonyId, publicKey: await options(challenge, allow) });
   });
 
-  router.post('/identity/v1/passkeys/step-up/finish', USER, (exchange) => finishAssertion(kernel, exchange, 'step_up'));
+  router.post('/identity/v1/passkeys/step-up/finish', CLEARS_CEREMONY, USER, (exchange) =>
+    finishAssertion(kernel, exchange, 'step_up'),
+  );
   return router;
 }
 

@@ -9,7 +9,6 @@ import {
   ceremonyRejectedAudit,
   endFailedCeremony,
   challengeDigestBytes,
-  clearCeremonyCookie,
   payloadDigest,
   pendingCeremony,
   rejectCeremony,
@@ -68,7 +67,6 @@ export async function finishAssertion(
   exchange: Exchange,
   mode: 'sign_in' | 'step_up',
 ): Promise<void> {
-  clearCeremonyCookie(exchange);
   const at = requestTime(exchange);
   const context = getIdentityContext(exchange);
   const purpose = mode === 'step_up' ? 'step_up' : 'webauthn_authentication';

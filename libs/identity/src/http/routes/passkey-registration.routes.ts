@@ -10,7 +10,7 @@ import {
   endFailedCeremony,
   challengeDigestBytes,
   claimCeremony,
-  clearCeremonyCookie,
+  CLEARS_CEREMONY,
   payloadDigest,
   rejectCeremony,
   startCeremony,
@@ -76,8 +76,7 @@ export function passkeyRegistrationRoutes(kernel: IdentityKernel, router: Router
     respondIdentityJson(exchange, 200, { ceremonyId, publicKey: { ...publicKey, hints: [] } });
   });
 
-  router.post('/identity/v1/passkeys/registration/finish', REGISTRANT, async (exchange) => {
-    clearCeremonyCookie(exchange);
+  router.post('/identity/v1/passkeys/registration/finish', CLEARS_CEREMONY, REGISTRANT, async (exchange) => {
     const at = requestTime(exchange);
     const context = requireContext(exchange);
     const actor = { type: 'user', userId: context.principal.id } as const;

@@ -78,7 +78,11 @@ function common(value: unknown, responseRequired: readonly string[], responseOpt
   ) {
     return undefined;
   }
-  const rawId = decodeBase64Url(value.rawId, { minBytes: 1, maxBytes: WEBAUTHN_LIMITS.credentialIdBytes * 4 });
+  // `id` and `rawId` are both strict base64url within the `id` string bound (2..5464 characters,
+  // ≤ 4096 bytes); that they name the same credential is a verification step (401), not decoding.
+  const idBytes = { minBytes: 1, maxBytes: WEBAUTHN_LIMITS.credentialIdBytes * 4 };
+  if (decodeBase64Url(id, idBytes) === undefined) return undefined;
+  const rawId = decodeBase64Url(value.rawId, idBytes);
   const clientDataJSON = decodeBase64Url(response.clientDataJSON, {
     minBytes: 1,
     maxBytes: WEBAUTHN_LIMITS.clientDataJsonBytes,

@@ -187,6 +187,12 @@ describe('credential JSON', () => {
     expect(parseRegistrationCredential(padded)).toBeUndefined();
   });
 
+  it('refuses an id that is not strict base64url, whatever rawId says', () => {
+    for (const id of [`${b64('credx')}=`, 'cred+id/', 'Y3JlZA.', 'AB', 'A'.repeat(5465)])
+      expect(parseRegistrationCredential({ ...registration, id })).toBeUndefined();
+    expect(parseRegistrationCredential({ ...registration, id: b64('other') })).toBeDefined();
+  });
+
   it('bounds the signature string and the user handle', () => {
     const assertion = {
       id: b64('cred'),
