@@ -6,11 +6,14 @@
 // server's time goes per sign-in: the store (awaited IdentityStore calls), signature verification
 // (the runtime's es256Verify, plus an isolated microbenchmark of the full verifyAssertion: strict
 // parsing, every contract check and the signature) vs the server-side request time. Target (issue 4): p99 < 100 ms.
+// The competitor, measured in the same run with rounds interleaved (Tessera, then it, each round):
+// Better Auth 1.7.6 with its passkey plugin on the same PostgreSQL server, same workers, same
+// software authenticator, same pool size (bench/passkey/better-auth-server.mjs; its packages live in
+// bench/passkey/better-auth and are installed on first use).
 // Options: --rounds 5 --duration 5 (seconds) --warmup 5 (seconds) --concurrency 20 --passkeys <concurrency>
-// --servers 1 (server processes sharing the database; TESSERA_BENCH_POOL_MAX is per process).
-import { spawn } from 'node:child_process';
+// --servers 1 (Tessera server processes sharing the database; TESSERA_BENCH_POOL_MAX is per process)
+// --competitor better-auth|none.
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +22,16 @@ import { parseAuthenticationCredential } from '../../dist/libs/identity/src/pass
 import { verifyAssertion } from '../../dist/libs/identity/src/passkeys/webauthn/webauthn.verifier.js';
 // The authenticator alone (the identity-testing index also loads the Jest conformance suite).
 import { SoftwareAuthenticator } from '../../dist/libs/identity-testing/src/webauthn/index.js';
+import { startBetterAuth } from './better-auth-bench.mjs';
+import {
+  cookieOf,
+  expectStatus,
+  ORIGIN,
+  percentile,
+  request,
+  startBenchServer,
+  stopBenchServer,
+} from './bench-http.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');
 const arg = (name, fallback) => {
@@ -33,7 +46,6 @@ const warmup = arg('warmup', 5);
 // One user with one passkey (one device) per worker: a passkey's sign-ins are sequential in real
 // life, and the store's compare-and-set on the credential row refuses overlapping finishes of one passkey.
 const passkeys = arg('passkeys', concurrency);
-const ORIGIN = 'http://localhost:3000';
 const START = '/identity/v1/passkeys/authentication/start';
 const FINISH = '/identity/v1/passkeys/authentication/finish';
 
@@ -44,72 +56,23 @@ const bootstrapSecret = randomBytes(24).toString('base64url');
 const serverCount = arg('servers', 1);
 // BENCH_SERVER_NODE_ARGS: extra node flags for the servers only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-/** Starts bench/passkey/server.mjs; resolves with the child, its port and its database URL. */
-function startServer(env) {
-  const child = spawn(process.execPath, [...serverNodeArgs, fileURLToPath(new URL('./server.mjs', import.meta.url))], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_BOOTSTRAP_SECRET: bootstrapSecret, ...env },
+const competitorName = (() => {
+  const i = process.argv.indexOf('--competitor');
+  return i === -1 ? 'better-auth' : process.argv[i + 1];
+})();
+if (!['better-auth', 'none'].includes(competitorName)) throw new Error('--competitor better-auth|none');
+
+const serverScript = fileURLToPath(new URL('./server.mjs', import.meta.url));
+const startServer = (env) =>
+  startBenchServer(serverScript, {
+    env: { BENCH_BOOTSTRAP_SECRET: bootstrapSecret, ...env },
+    nodeArgs: serverNodeArgs,
   });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += String(chunk);
-      const line = buffered.split('\n').find((l) => /^\d+ \S+$/.test(l.trim()));
-      if (line !== undefined) {
-        const [port, databaseUrl] = line.trim().split(' ');
-        resolve({ child, base: `http://127.0.0.1:${port}`, databaseUrl });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
 const servers = [await startServer({})];
 while (servers.length < serverCount) servers.push(await startServer({ BENCH_DATABASE_URL: servers[0].databaseUrl }));
 
-/**
- * POST with Origin (and cookies, CSRF token, JSON body when given) over a keep-alive `node:http`
- * agent: the load generator shares the machine, so it uses the cheapest client Node has.
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function post(path, { body, cookies = [], csrfToken, server = 0 } = {}) {
-  const headers = { origin: ORIGIN };
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  if (payload !== undefined) {
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = Buffer.byteLength(payload);
-  }
-  if (cookies.length > 0) headers.cookie = cookies.join('; ');
-  if (csrfToken !== undefined) headers['x-csrf-token'] = csrfToken;
-  return new Promise((resolve, reject) => {
-    const req = http.request(servers[server].base + path, { method: 'POST', headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const setCookie = res.headers['set-cookie'] ?? [];
-        resolve({
-          status: res.statusCode,
-          text,
-          json: text === '' ? undefined : JSON.parse(text),
-          setCookies: setCookie,
-        });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-function expectStatus(res, status, what) {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
-  return res;
-}
-/** `name=value` of a cookie the response set (not a clearing one). */
-function cookieOf(res, name) {
-  const cookie = res.setCookies.find((c) => c.startsWith(`${name}=`) && !c.startsWith(`${name}=;`));
-  if (cookie === undefined) throw new Error(`no ${name} cookie in ${res.status} response`);
-  return cookie.split(';')[0];
-}
+/** POST to a Tessera server process (default the first). */
+const post = (path, { server = 0, ...options } = {}) => request(servers[server].base, 'POST', path, options);
 const sessionOf = (res) => ({ cookie: cookieOf(res, '__Host-tessera_session'), csrfToken: res.json.csrfToken });
 
 async function registerPasskey(session, authenticator, name) {
@@ -168,9 +131,11 @@ const resetStats = async () => {
     expectStatus(await post('/__bench/reset', { server }), 201, 'stats reset');
 };
 
-/** `concurrency` workers, each looping sign-ins on its own passkey until `seconds` have passed. */
-async function runRound(authenticators, seconds) {
-  await resetStats();
+/**
+ * `concurrency` workers, each looping `signIn(authenticator)` (resolves with its client-side ms) on
+ * its own passkey until `seconds` have passed: throughput, latency percentiles, load-generator CPU.
+ */
+async function closedLoop(authenticators, signInOnce, seconds) {
   const latencies = [];
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -178,35 +143,51 @@ async function runRound(authenticators, seconds) {
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
       const authenticator = authenticators[worker % authenticators.length];
-      while (performance.now() < deadline) latencies.push((await signIn(authenticator)).ms);
+      while (performance.now() < deadline) latencies.push(await signInOnce(authenticator));
     }),
   );
   const elapsed = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const server = await stats();
   const n = latencies.length;
+  latencies.sort((a, b) => a - b);
+  return {
+    completions: n,
+    perSecond: n / (elapsed / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    clientCpuMs: (cpu.user + cpu.system) / 1000 / n,
+  };
+}
+
+/** A Tessera round: the closed loop plus the servers' own accounting (every request answered 200). */
+async function runRound(authenticators, seconds) {
+  await resetStats();
+  const loop = await closedLoop(authenticators, async (authenticator) => (await signIn(authenticator)).ms, seconds);
+  const server = await stats();
+  const n = loop.completions;
   for (const path of [START, FINISH]) {
     const { count, statuses } = server.requests[path];
     if (count !== n || statuses['200'] !== n)
       throw new Error(`${path}: server saw ${JSON.stringify(statuses)}, client ${n} sign-ins`);
   }
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(n - 1, Math.ceil((p / 100) * n) - 1)];
   return {
-    completions: n,
-    perSecond: n / (elapsed / 1000),
-    p50: pct(50),
-    p99: pct(99),
+    ...loop,
     serverMs: (server.requests[START].ms + server.requests[FINISH].ms) / n,
     storeMs: server.store.ms / n,
     storeCalls: server.store.calls / n,
     es256Ms: server.crypto.es256Verify.ms / n,
     sha256Ms: server.crypto.sha256.ms / n,
     cpuMs: server.cpuMs / n,
-    clientCpuMs: (cpu.user + cpu.system) / 1000 / n,
     methods: server.store.methods,
     postgres: server.postgres,
   };
+}
+
+/** A competitor round: the closed loop plus its server's CPU time per sign-in. */
+async function runCompetitorRound(competitor, seconds) {
+  await competitor.reset();
+  const loop = await closedLoop(competitor.authenticators, competitor.signIn, seconds);
+  return { ...loop, cpuMs: (await competitor.cpuMs()) / loop.completions };
 }
 
 /**
@@ -260,6 +241,8 @@ async function verifyMicrobench(authenticator, userId) {
   return { verifyMs: total / iterations, es256Ms: es256 / iterations, iterations };
 }
 
+/** The competitor's handle once started (stopped in the `finally`). */
+let competitor;
 try {
   // Owner bootstrap → restricted session → first passkey (the session ends with it) → sign-in with
   // it → a full owner session that invites one member per further worker; each member enrolls
@@ -299,21 +282,31 @@ try {
     authenticators.push(authenticator);
   }
 
+  if (competitorName === 'better-auth') competitor = await startBetterAuth({ users: passkeys });
+
   await runRound(authenticators, warmup);
+  if (competitor !== undefined) await runCompetitorRound(competitor, warmup);
   const results = [];
+  const competitorResults = [];
+  const f0 = (x) => x.toFixed(0);
   for (let round = 0; round < rounds; round++) {
-    results.push(await runRound(authenticators, duration));
-    const r = results.at(-1);
-    process.stderr.write(
-      `round ${round + 1}/${rounds}: ${r.perSecond.toFixed(0)} sign-ins/s, p99 ${r.p99.toFixed(1)} ms\n`,
-    );
+    const r = await runRound(authenticators, duration);
+    results.push(r);
+    let line = `round ${round + 1}/${rounds}: Tessera ${f0(r.perSecond)} sign-ins/s, p99 ${r.p99.toFixed(1)} ms`;
+    if (competitor !== undefined) {
+      const c = await runCompetitorRound(competitor, duration);
+      competitorResults.push(c);
+      line += `; ${competitorName} ${f0(c.perSecond)} sign-ins/s, p99 ${c.p99.toFixed(1)} ms`;
+    }
+    process.stderr.write(`${line}\n`);
   }
   const micro = await verifyMicrobench(authenticators[0], userId);
 
-  const median = (key) => {
-    const xs = results.map((r) => r[key]).sort((a, b) => a - b);
+  const medianOf = (list, key) => {
+    const xs = list.map((r) => r[key]).sort((a, b) => a - b);
     return xs[Math.floor(xs.length / 2)];
   };
+  const median = (key) => medianOf(results, key);
   const pctOf = (part, whole) => {
     const share = (part / whole) * 100;
     return `${share.toFixed(share < 10 ? 1 : 0)}%`;
@@ -372,15 +365,32 @@ try {
         .map(([name, m]) => `${name} ${f2(m.ms / total)} (${f1(m.calls / total)}×)`)
         .join(', '),
   );
+  if (competitor !== undefined) {
+    const cmed = Object.fromEntries(
+      ['perSecond', 'p50', 'p99', 'cpuMs', 'clientCpuMs'].map((k) => [k, medianOf(competitorResults, k)]),
+    );
+    const x = (ratio) => `${ratio.toFixed(2)}×`;
+    console.log(
+      `\nCompetitor, same run, rounds interleaved: Better Auth 1.7.6 + @better-auth/passkey 1.7.6 on node:http ` +
+        `(PostgreSQL ${competitor.postgres}, pool 20, rate limiter off)\n`,
+    );
+    console.log('| round | sign-ins | sign-ins/s | p50 ms | p99 ms | server CPU ms / sign-in |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    const crow = (label, r) =>
+      `| ${label} | ${r.completions ?? ''} | ${Math.round(r.perSecond)} | ${f1(r.p50)} | ${f1(r.p99)} | ${f2(r.cpuMs)} |`;
+    competitorResults.forEach((r, i) => console.log(crow(String(i + 1), r)));
+    console.log(crow('**median**', cmed));
+    console.log(
+      `\nTessera / Better Auth (medians): sign-ins/s ${x(med.perSecond / cmed.perSecond)}; p50 ${x(med.p50 / cmed.p50)}, ` +
+        `p99 ${x(med.p99 / cmed.p99)} (lower is faster); server CPU per sign-in ${x(med.cpuMs / cmed.cpuMs)}.`,
+    );
+  }
   console.log(
     `\np99 = ${f1(med.p99)} ms at concurrency ${concurrency} (target < 100 ms): ${med.p99 < 100 ? 'met' : 'not met'}.`,
   );
 } finally {
+  await competitor?.stop();
   // The first server drops the database: the others go first.
-  for (const { child } of servers.slice(1).reverse()) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const server of servers.slice(1).reverse()) await stopBenchServer(server);
   servers[0].child.kill('SIGTERM');
 }

@@ -1,0 +1,86 @@
+// The competitor side of bench/passkey: starts bench/passkey/better-auth-server.mjs (installing its
+// package folder on first use), enrolls one user with one passkey per worker through Better Auth's
+// own routes (email sign-up, then passkey registration with the same software authenticator), and
+// signs in the way its client does: GET /api/auth/passkey/generate-authenticate-options, the
+// assertion, POST /api/auth/passkey/verify-authentication.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { SoftwareAuthenticator } from '../../dist/libs/identity-testing/src/webauthn/index.js';
+import { cookieOf, expectStatus, ORIGIN, request, startBenchServer, stopBenchServer } from './bench-http.mjs';
+
+const AUTH = '/api/auth';
+const CHALLENGE_COOKIE = 'better-auth.better-auth-passkey';
+const SESSION_COOKIE = 'better-auth.session_token';
+const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
+
+/** `npm ci` of bench/passkey/better-auth when it has no node_modules yet (pinned by its lockfile). */
+function ensureInstalled() {
+  if (existsSync(`${folder}/node_modules/better-auth`)) return;
+  process.stderr.write('installing the competitor (npm ci --prefix bench/passkey/better-auth)\n');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', folder], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/**
+ * Better Auth with `users` users of one passkey each. Resolves with the authenticators and
+ * `signIn(authenticator)` (client-side ms), `reset()`/`cpuMs()` of the server's CPU time, `stop()`.
+ */
+export async function startBetterAuth({ users }) {
+  ensureInstalled();
+  const server = await startBenchServer(fileURLToPath(new URL('./better-auth-server.mjs', import.meta.url)));
+  const call = (method, path, options) => request(server.base, method, AUTH + path, options);
+  try {
+    const authenticators = [];
+    for (let n = 0; n < users; n++) {
+      const signUp = await call('POST', '/sign-up/email', {
+        body: {
+          email: `member${n}@bench.example`,
+          password: `bench password ${n} for better auth`,
+          name: `Member ${n}`,
+        },
+      });
+      const session = cookieOf(expectStatus(signUp, 200, 'better-auth sign-up'), SESSION_COOKIE);
+      const options = expectStatus(
+        await call('GET', '/passkey/generate-register-options', { cookies: [session] }),
+        200,
+        'better-auth registration options',
+      );
+      const authenticator = new SoftwareAuthenticator();
+      const response = authenticator.createCredential(options.json, { origin: ORIGIN });
+      const registered = await call('POST', '/passkey/verify-registration', {
+        body: { response, name: `Member ${n} device` },
+        cookies: [session, cookieOf(options, CHALLENGE_COOKIE)],
+      });
+      expectStatus(registered, 200, 'better-auth passkey registration');
+      authenticators.push(authenticator);
+    }
+    return {
+      authenticators,
+      postgres: server.rest.join(' ') || 'unknown',
+      async signIn(authenticator) {
+        const t0 = performance.now();
+        const start = expectStatus(
+          await call('GET', '/passkey/generate-authenticate-options'),
+          200,
+          'better-auth authentication options',
+        );
+        const response = authenticator.getAssertion(start.json, { origin: ORIGIN });
+        const finish = await call('POST', '/passkey/verify-authentication', {
+          body: { response },
+          cookies: [cookieOf(start, CHALLENGE_COOKIE)],
+        });
+        cookieOf(expectStatus(finish, 200, 'better-auth verify-authentication'), SESSION_COOKIE);
+        return performance.now() - t0;
+      },
+      reset: async () => expectStatus(await request(server.base, 'POST', '/__bench/reset'), 200, 'better-auth reset'),
+      cpuMs: async () => (await request(server.base, 'GET', '/__bench/cpu')).json.cpuMs,
+      stop: () => stopBenchServer(server),
+    };
+  } catch (error) {
+    await stopBenchServer(server);
+    throw error;
+  }
+}
