@@ -284,8 +284,14 @@ try {
 
   if (competitorName === 'better-auth') competitor = await startBetterAuth({ users: passkeys });
 
-  await runRound(authenticators, warmup);
-  if (competitor !== undefined) await runCompetitorRound(competitor, warmup);
+  // Warm-ups alternate in slices of at most 10 s, so neither side idles longer than that before its
+  // first timed round (an idle pooled connection is closed after 30 s by Tessera's pool, 10 s by
+  // pg-pool's; reopening them would land in one side's first round only).
+  for (let done = 0; done < warmup; done += 10) {
+    const slice = Math.min(10, warmup - done);
+    await runRound(authenticators, slice);
+    if (competitor !== undefined) await runCompetitorRound(competitor, slice);
+  }
   const results = [];
   const competitorResults = [];
   const f0 = (x) => x.toFixed(0);
