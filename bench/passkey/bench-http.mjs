@@ -83,7 +83,7 @@ export async function stopBenchServer({ child }) {
   await exited;
 }
 
-/** `[p50, p99]`-style nearest-rank percentile of an ascending array. */
+/** The nearest-rank `p`th percentile (0 < p ≤ 100) of an ascending array. */
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }

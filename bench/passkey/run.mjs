@@ -111,11 +111,7 @@ async function signIn(authenticator) {
 /** Every server's totals since the last reset, summed (numbers added, other values from the first). */
 async function stats() {
   const all = await Promise.all(
-    servers.map(async ({ base }) => {
-      const res = await fetch(`${base}/__bench/stats`);
-      if (res.status !== 200) throw new Error(`stats: ${res.status} ${await res.text()}`);
-      return res.json();
-    }),
+    servers.map(async ({ base }) => expectStatus(await request(base, 'GET', '/__bench/stats'), 200, 'stats').json),
   );
   const sum = (a, b) => {
     if (typeof a === 'number' && typeof b === 'number') return a + b;
