@@ -19,7 +19,8 @@ export interface OpenDatabase {
 
 /**
  * Opens the database outside Nest (scripts, benchmarks, tests): builds the config, applies pending
- * migrations when `migrate` resolves to `'auto'`, then initialises MikroORM.
+ * migrations when `migrate` resolves to `'auto'` (through a short-lived ORM without the query
+ * bounds), then initialises MikroORM.
  *
  * @example
  * const db = await openDatabase({ entities: [NoteSchema], migrations: { list: migrations } });
@@ -31,8 +32,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
   const handle = await buildMikroOrmConfig(options);
   let orm: MikroORM<PostgreSqlDriver> | undefined;
   try {
+    if (shouldMigrate(options)) await runMigrations(handle.migrationConfig);
     orm = await MikroORM.init<PostgreSqlDriver>(handle.config);
-    if (shouldMigrate(options)) await runMigrations(orm);
     const opened = orm;
     let closing: Promise<void> | undefined;
     return {
@@ -66,7 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
 export async function prepareDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const handle = await buildMikroOrmConfig(options);
   try {
-    const orm = await MikroORM.init<PostgreSqlDriver>(handle.config);
+    const orm = await MikroORM.init<PostgreSqlDriver>(handle.migrationConfig);
     try {
       if (shouldMigrate(options)) await runMigrations(orm);
     } finally {

@@ -21,6 +21,7 @@ export {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
 } from './embedded-postgres.js';
+export { DEFAULT_DATABASE_TIMEOUTS, abortConnection, type DatabaseTimeouts } from './database.timeouts.js';
 export { runMigrations } from './migration-runner.js';
 export {
   EMBEDDED_POOL,

@@ -117,7 +117,16 @@ describe('configuration', () => {
     expect(handle.config.driver?.name).toBe('PostgreSqlDriver');
     expect(handle.config.discovery).toMatchObject({ disableDynamicFileAccess: true, requireEntitiesArray: true });
     expect(handle.config.migrations).toMatchObject({ snapshot: false, migrationsList: [] });
-    expect(handle.config.pool).toEqual({});
+    expect(handle.config.pool).toMatchObject({
+      acquireTimeoutMillis: 2000,
+      createTimeoutMillis: 3000,
+      idleTimeoutMillis: 30000,
+    });
+    expect(handle.config.pool).not.toHaveProperty('max');
+    expect(handle.config.driverOptions).toEqual({
+      connection: { statement_timeout: 2000, lock_timeout: 1000, connectionTimeoutMillis: 2000 },
+    });
+    expect(handle.migrationConfig.driverOptions).toEqual({ connection: { connectionTimeoutMillis: 2000 } });
     await handle.close();
   });
 

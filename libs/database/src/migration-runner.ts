@@ -16,7 +16,7 @@ export async function runMigrations(target: MikroORM | DatabaseConfig | Database
   if (isBuiltConfig(target)) return withOrm(target, migrateUp);
   const handle = await buildMikroOrmConfig(target);
   try {
-    return await withOrm(handle.config, migrateUp);
+    return await withOrm(handle.migrationConfig, migrateUp);
   } finally {
     await handle.close();
   }

@@ -7,6 +7,12 @@ import {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
 } from './embedded-postgres.js';
+import {
+  DEFAULT_DATABASE_TIMEOUTS,
+  guardedPool,
+  serverTimeoutOptions,
+  type DatabaseTimeouts,
+} from './database.timeouts.js';
 
 /** MikroORM options for the stock PostgreSQL driver, as built by {@link buildMikroOrmConfig}. */
 export type DatabaseConfig = Options;
@@ -78,11 +84,20 @@ export interface DatabaseOptions {
   embedded?: EmbeddedPostgresOptions;
   /**
    * Connection pool settings, merged over the defaults: {@link EMBEDDED_POOL} for an embedded server
-   * (started here, or by `createTestDatabase` in this process), the knex defaults for a real server.
+   * (started here, or by `createTestDatabase` in this process), the knex defaults for a real server;
+   * then over the pool settings of `timeouts`. `max: 1` marks a single-connection pool: each new
+   * connection first resets the server session (what an embedded server needs, a no-op elsewhere).
    *
    * @default {}
    */
   pool?: PoolConfig;
+  /**
+   * Bounds on every database wait (acquire, connect, server statement and lock timeouts, client
+   * query deadline, idle close); migrations run without the statement, lock and query bounds.
+   *
+   * @default DEFAULT_DATABASE_TIMEOUTS
+   */
+  timeouts?: DatabaseTimeouts;
   /**
    * Any other MikroORM option, applied last.
    *
@@ -95,6 +110,8 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   /** Options for `MikroORM.init` or `MikroOrmModule`. */
   readonly config: DatabaseConfig;
+  /** The same options without the statement, lock and query bounds, for running migrations. */
+  readonly migrationConfig: DatabaseConfig;
   /** URL the ORM connects to. */
   readonly url: string;
   /** The embedded server, when one was started. */
@@ -110,7 +127,7 @@ export interface DatabaseHandle {
  * `Timeout acquiring a connection` error instead of a hang. `max: 2` measured ~25% more throughput
  * but hangs forever on that mistake once both connections are open.
  */
-export const EMBEDDED_POOL: Readonly<PoolConfig> = Object.freeze({ min: 0, max: 1, acquireTimeoutMillis: 5000 });
+export const EMBEDDED_POOL: Readonly<PoolConfig> = Object.freeze({ min: 0, max: 1 });
 
 /**
  * Builds the MikroORM configuration (stock PostgreSQL driver, Migrator, explicit entities), starting
@@ -130,27 +147,33 @@ export async function buildMikroOrmConfig(options: DatabaseOptions): Promise<Dat
   const isEmbedded = embedded !== undefined || isEmbeddedPostgresUrl(url);
   const migrations = options.migrations;
   const tableName = migrations?.tableName ?? 'mikro_orm_migrations';
-  const config = defineConfig({
-    driver: PostgreSqlDriver,
-    clientUrl: url,
-    entities: options.entities,
-    ...(options.schema ? { schema: options.schema } : {}),
-    debug: options.debug ?? false,
-    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
-    extensions: [Migrator],
-    migrations: {
-      migrationsList: migrations?.list ?? [],
-      tableName: migrations?.schema ? `${migrations.schema}.${tableName}` : tableName,
-      transactional: true,
-      allOrNothing: true,
-      disableForeignKeys: false,
-      snapshot: false,
-      silent: migrations?.silent ?? process.env.NODE_ENV === 'test',
-    },
-    pool: { ...(isEmbedded ? EMBEDDED_POOL : {}), ...options.pool },
-    ...options.mikroOrm,
-  });
-  return { config, url, embedded, close: async () => embedded?.close() };
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
+  const pool = { ...(isEmbedded ? EMBEDDED_POOL : {}), ...options.pool };
+  const build = (bounds: Required<DatabaseTimeouts>) =>
+    defineConfig({
+      driver: PostgreSqlDriver,
+      clientUrl: url,
+      entities: options.entities,
+      ...(options.schema ? { schema: options.schema } : {}),
+      debug: options.debug ?? false,
+      discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+      extensions: [Migrator],
+      migrations: {
+        migrationsList: migrations?.list ?? [],
+        tableName: migrations?.schema ? `${migrations.schema}.${tableName}` : tableName,
+        transactional: true,
+        allOrNothing: true,
+        disableForeignKeys: false,
+        snapshot: false,
+        silent: migrations?.silent ?? process.env.NODE_ENV === 'test',
+      },
+      pool: guardedPool(bounds, pool),
+      driverOptions: { connection: serverTimeoutOptions(bounds) },
+      ...options.mikroOrm,
+    });
+  const config = build(timeouts);
+  const migrationConfig = build({ ...timeouts, statementMs: 0, lockMs: 0, queryMs: 0 });
+  return { config, migrationConfig, url, embedded, close: async () => embedded?.close() };
 }
 
 /** Resolves {@link DatabaseOptions.migrate} against NODE_ENV. */

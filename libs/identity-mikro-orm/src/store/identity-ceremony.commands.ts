@@ -16,6 +16,7 @@ import {
   type Sql,
   type StoreGateway,
 } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { challengeColumns } from './identity-row.columns.js';
 import { challengeFromRow } from './identity-row.mappers.js';
 import { insertAudit } from './identity-session.commands.js';
@@ -41,7 +42,7 @@ export async function classifyChallengeMiss(
   challengeId: string,
   expected: ChallengeExpectation,
 ): Promise<StoreFailureCode> {
-  const [row] = await sql(`select * from ${table('challenges')} where id = ?`, [challengeId]);
+  const [row] = await sql(`select ${allColumns('challenges')} from ${table('challenges')} where id = ?`, [challengeId]);
   if (row === undefined) return 'not_found';
   const challenge = challengeFromRow(row);
   if (expected.purpose !== undefined && challenge.purpose !== expected.purpose) return 'invalid_transition';
@@ -71,7 +72,7 @@ export async function claimChallenge(
     `update ${table('challenges')}
         set state = 'consumed', updated_at = ?, version = version + 1
       where id = ? and version = ? and state = 'pending' and purpose = ? and expires_at > ?
-    returning *`,
+    returning ${allColumns('challenges')}`,
     [at, claim.challengeId, claim.expectedVersion, claim.purpose, at],
   );
   if (row === undefined)
@@ -171,7 +172,7 @@ export class IdentityCeremonyCommandHandlers implements Pick<
         `update ${table('challenges')}
             set state = ?, failure_reason = ?, updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'pending'
-        returning *`,
+        returning ${allColumns('challenges')}`,
         [outcome, failureReason, at, challengeId, expectedVersion],
       );
       if (row === undefined) abort(await classifyChallengeMiss(sql, challengeId, { version: expectedVersion }));

@@ -6,6 +6,7 @@ import type {
   StoreFailureCode,
 } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { claimChallenge, completeOrReject } from './identity-ceremony.commands.js';
 import { credentialColumns, sessionColumns } from './identity-row.columns.js';
 import { credentialFromRow, sessionFromRow } from './identity-row.mappers.js';
@@ -28,7 +29,9 @@ export async function classifyCredentialMiss(
   credentialId: string,
   expected: CredentialExpectation,
 ): Promise<StoreFailureCode> {
-  const [row] = await sql(`select * from ${table('credentials')} where id = ?`, [credentialId]);
+  const [row] = await sql(`select ${allColumns('credentials')} from ${table('credentials')} where id = ?`, [
+    credentialId,
+  ]);
   if (row === undefined) return 'not_found';
   const credential = credentialFromRow(row);
   if (expected.userId !== undefined && credential.userId !== expected.userId) return 'not_found';
@@ -123,7 +126,7 @@ export class IdentityCredentialCommandHandlers implements Pick<
           `update ${table('credentials')}
               set sign_count = ?, backed_up = ?, last_used_at = ?, updated_at = ?, version = version + 1
             where id = ? and user_id = ? and version = ? and state = 'active'
-          returning *`,
+          returning ${allColumns('credentials')}`,
           [signCount, backedUp, at, at, credentialId, user.id, expectedCredentialVersion],
         );
         if (row === undefined)
@@ -158,7 +161,7 @@ export class IdentityCredentialCommandHandlers implements Pick<
         `update ${table('credentials')}
             set state = 'suspected_clone', updated_at = ?, version = version + 1
           where id = ? and state = 'active' and (?::uuid is null or user_id = ?::uuid)
-        returning *`,
+        returning ${allColumns('credentials')}`,
         [at, credentialId, challenge.userId, challenge.userId],
       );
       if (row === undefined) {
@@ -183,7 +186,7 @@ export class IdentityCredentialCommandHandlers implements Pick<
         `update ${table('credentials')}
             set ${set}, updated_at = ?, version = version + 1
           where id = ? and user_id = ? and version = ? and state <> 'revoked'
-        returning *`,
+        returning ${allColumns('credentials')}`,
         [...params, at, credentialId, userId, expectedVersion],
       );
       if (row === undefined) abort(await classifyCredentialMiss(sql, credentialId, { userId, usable: 'not_revoked' }));

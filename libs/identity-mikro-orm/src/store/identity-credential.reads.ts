@@ -7,7 +7,7 @@ import type {
   RecoveryCodeRecord,
 } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
-import { CHALLENGE_FIELDS, CREDENTIAL_FIELDS, prefixedFields, USER_FIELDS } from './identity-row.fields.js';
+import { CHALLENGE_FIELDS, CREDENTIAL_FIELDS, prefixedFields, USER_FIELDS, allColumns } from './identity-row.fields.js';
 import {
   challengeFromRow,
   credentialFromRow,
@@ -63,9 +63,12 @@ export class IdentityCredentialReadQueries implements IdentityCredentialReads {
   listCredentialsForUser(userId: string): Promise<CredentialRecord[]> {
     if (!isUuid(userId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>
-      (await sql(`select * from ${table('credentials')} where user_id = ? order by created_at, id`, [userId])).map(
-        credentialFromRow,
-      ),
+      (
+        await sql(
+          `select ${allColumns('credentials')} from ${table('credentials')} where user_id = ? order by created_at, id`,
+          [userId],
+        )
+      ).map(credentialFromRow),
     );
   }
 
@@ -80,9 +83,12 @@ export class IdentityCredentialReadQueries implements IdentityCredentialReads {
   listRecoveryCodesForUser(userId: string): Promise<RecoveryCodeRecord[]> {
     if (!isUuid(userId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>
-      (await sql(`select * from ${table('recovery_codes')} where user_id = ? order by generation, id`, [userId])).map(
-        recoveryCodeFromRow,
-      ),
+      (
+        await sql(
+          `select ${allColumns('recovery_codes')} from ${table('recovery_codes')} where user_id = ? order by generation, id`,
+          [userId],
+        )
+      ).map(recoveryCodeFromRow),
     );
   }
 

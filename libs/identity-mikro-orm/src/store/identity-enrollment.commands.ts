@@ -1,5 +1,6 @@
 import type { IdentityEnrollmentCommands, InvitationRecord, StoredDigest } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import {
   invitationColumns,
   membershipColumns,
@@ -123,7 +124,7 @@ export class IdentityEnrollmentCommandHandlers implements IdentityEnrollmentComm
         `update ${table('invitations')}
             set state = 'accepted', accepted_at = ?, accepted_by_user_id = ?, updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'pending'
-        returning *`,
+        returning ${allColumns('invitations')}`,
         [at, user.id, at, invitation.id, invitation.version],
       );
       const acceptedInvitation = invitationFromRow(accepted ?? abort('version_conflict'));
@@ -136,7 +137,7 @@ export class IdentityEnrollmentCommandHandlers implements IdentityEnrollmentComm
 async function lockInvitation(sql: Sql, digest: StoredDigest): Promise<InvitationRecord> {
   if (digest.keyVersion === null) abort('not_found');
   const [row] = await sql(
-    `select * from ${table('invitations')}
+    `select ${allColumns('invitations')} from ${table('invitations')}
       where token_digest_algorithm = ? and token_digest_encoded = ? and token_digest_key_version = ?
       for update`,
     [digest.algorithm, digest.encoded, digest.keyVersion],

@@ -8,16 +8,17 @@ import type {
   InvitationRecord,
 } from '@tessera/identity';
 import { isUuid, table, type Row, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { instant, invitationFromRow, optionalText, text } from './identity-row.mappers.js';
 
 /**
  * Newest first by the descending keyset: served by `audit_events_organization_keyset_index`
  * (organization_id, occurred_at desc, id desc) as one index range scan at any depth.
  */
-const FIRST_PAGE = `select * from ${table('audit_events')}
+const FIRST_PAGE = `select ${allColumns('audit_events')} from ${table('audit_events')}
   where organization_id = ?
   order by occurred_at desc, id desc limit ?`;
-const NEXT_PAGE = `select * from ${table('audit_events')}
+const NEXT_PAGE = `select ${allColumns('audit_events')} from ${table('audit_events')}
   where organization_id = ? and (occurred_at, id) < (?::timestamptz, ?::uuid)
   order by occurred_at desc, id desc limit ?`;
 
@@ -52,9 +53,12 @@ export class IdentityInvitationAuditReadQueries implements IdentityInvitationAud
   listInvitationsForOrganization(organizationId: string): Promise<InvitationRecord[]> {
     if (!isUuid(organizationId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>
-      (await sql(`select * from ${table('invitations')} where organization_id = ? order by id`, [organizationId])).map(
-        invitationFromRow,
-      ),
+      (
+        await sql(
+          `select ${allColumns('invitations')} from ${table('invitations')} where organization_id = ? order by id`,
+          [organizationId],
+        )
+      ).map(invitationFromRow),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { IdentityInvitationAuditCommands, StoreFailureCode } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { membershipColumns } from './identity-row.columns.js';
 import { invitationFromRow, membershipFromRow } from './identity-row.mappers.js';
 import { insertAudit } from './identity-session.commands.js';
@@ -32,7 +33,7 @@ export class IdentityInvitationCommandHandlers implements IdentityInvitationAudi
         `update ${table('invitations')}
             set state = 'revoked', revoked_at = ?, updated_at = ?, version = version + 1
           where id = ? and organization_id = ? and version = ? and state = 'pending'
-        returning *`,
+        returning ${allColumns('invitations')}`,
         [at, at, invitationId, organizationId, expectedVersion],
       );
       if (row === undefined) abort(await classifyInvitationMiss(sql, input));
@@ -49,9 +50,10 @@ export class IdentityInvitationCommandHandlers implements IdentityInvitationAudi
     const { membership, invitation: acceptance, at, audits } = input;
     return this.gateway.command(async (sql) => {
       if (!isUuid(acceptance.invitationId) || !isUuid(membership.userId)) abort('not_found');
-      const [locked] = await sql(`select * from ${table('invitations')} where id = ? for update`, [
-        acceptance.invitationId,
-      ]);
+      const [locked] = await sql(
+        `select ${allColumns('invitations')} from ${table('invitations')} where id = ? for update`,
+        [acceptance.invitationId],
+      );
       const invitation = invitationFromRow(locked ?? abort('not_found'));
       if (invitation.state !== 'pending' || at.getTime() >= invitation.expiresAt.getTime()) abort('invalid_transition');
       if (invitation.version !== acceptance.expectedVersion) abort('version_conflict');
@@ -74,7 +76,7 @@ export class IdentityInvitationCommandHandlers implements IdentityInvitationAudi
         `update ${table('invitations')}
             set state = 'accepted', accepted_at = ?, accepted_by_user_id = ?, updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'pending'
-        returning *`,
+        returning ${allColumns('invitations')}`,
         [at, membership.userId, at, invitation.id, invitation.version],
       );
       const acceptedInvitation = invitationFromRow(accepted ?? abort('version_conflict'));
@@ -89,7 +91,9 @@ export class IdentityInvitationCommandHandlers implements IdentityInvitationAudi
  * longer pending → `invalid_transition`, otherwise another version.
  */
 async function classifyInvitationMiss(sql: Sql, input: MutateInput): Promise<StoreFailureCode> {
-  const [row] = await sql(`select * from ${table('invitations')} where id = ?`, [input.invitationId]);
+  const [row] = await sql(`select ${allColumns('invitations')} from ${table('invitations')} where id = ?`, [
+    input.invitationId,
+  ]);
   if (row === undefined) return 'not_found';
   const invitation = invitationFromRow(row);
   if (invitation.organizationId !== input.organizationId) return 'not_found';

@@ -6,6 +6,7 @@ import type {
   StoreFailureCode,
 } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { membershipColumns, organizationColumns } from './identity-row.columns.js';
 import { membershipFromRow, organizationFromRow } from './identity-row.mappers.js';
 import { insertAudit, lockUser, revokeUserSessionsWithin } from './identity-session.commands.js';
@@ -83,7 +84,7 @@ export class IdentityOrganizationCommandHandlers implements IdentityOrganization
       const [row] = await sql(
         `update ${table('organizations')} set ${update.set}, updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'active'
-        returning *`,
+        returning ${allColumns('organizations')}`,
         [...update.params, at, organizationId, expectedVersion],
       );
       if (row === undefined) abort(await classifyOrganizationMiss(sql, organizationId));
@@ -107,7 +108,7 @@ export class IdentityOrganizationCommandHandlers implements IdentityOrganization
       // queue without a lock-order cycle even while the owner set shrinks under them.
       const locked = (
         await sql(
-          `select * from ${table('memberships')}
+          `select ${allColumns('memberships')} from ${table('memberships')}
             where (organization_id = ? and role = 'owner' and state = 'active') or id = ?
             order by id
             for update`,
@@ -124,7 +125,7 @@ export class IdentityOrganizationCommandHandlers implements IdentityOrganization
       const [row] = await sql(
         `update ${table('memberships')} set ${update.set}, updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'active'
-        returning *`,
+        returning ${allColumns('memberships')}`,
         [...update.params, at, membershipId, expectedVersion],
       );
       const membership = membershipFromRow(row ?? abort('version_conflict'));

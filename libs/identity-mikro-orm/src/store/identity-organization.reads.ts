@@ -1,5 +1,6 @@
 import type { IdentityOrganizationReads, MembershipRecord } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { membershipFromRow } from './identity-row.mappers.js';
 
 /**
@@ -15,9 +16,12 @@ export class IdentityOrganizationReadQueries implements IdentityOrganizationRead
   listMembershipsForOrganization(organizationId: string): Promise<MembershipRecord[]> {
     if (!isUuid(organizationId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>
-      (await sql(`select * from ${table('memberships')} where organization_id = ? order by id`, [organizationId])).map(
-        membershipFromRow,
-      ),
+      (
+        await sql(
+          `select ${allColumns('memberships')} from ${table('memberships')} where organization_id = ? order by id`,
+          [organizationId],
+        )
+      ).map(membershipFromRow),
     );
   }
 }

@@ -1,5 +1,6 @@
 import type { IdentityCredentialCommands, NewRecoveryCode, UserRecord } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { claimChallenge, classifyChallengeMiss, completeOrReject } from './identity-ceremony.commands.js';
 import { insertCredential } from './identity-credential.commands.js';
 import { recoveryCodeColumns, sessionColumns } from './identity-row.columns.js';
@@ -41,7 +42,9 @@ async function replaceGeneration(
  */
 async function lockRestrictedSession(sql: Sql, sessionId: string, user: UserRecord, at: Date): Promise<void> {
   if (!isUuid(sessionId)) abort('not_found');
-  const [row] = await sql(`select * from ${table('sessions')} where id = ? for update`, [sessionId]);
+  const [row] = await sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ? for update`, [
+    sessionId,
+  ]);
   const session = sessionFromRow(row ?? abort('not_found'));
   if (session.userId !== user.id) abort('not_found');
   if (session.state !== 'active' || session.userSessionEpoch !== user.sessionEpoch) abort('session_not_active');
@@ -136,14 +139,17 @@ export class IdentityRecoveryCommandHandlers implements Pick<
       if (owner === undefined) abort('not_found');
       if (String(owner['user_id']) !== session.userId) abort('invalid_transition');
       const user = await lockUser(sql, session.userId, 'share');
-      const [locked] = await sql(`select * from ${table('recovery_codes')} where id = ? for update`, [codeId]);
+      const [locked] = await sql(
+        `select ${allColumns('recovery_codes')} from ${table('recovery_codes')} where id = ? for update`,
+        [codeId],
+      );
       const code = recoveryCodeFromRow(locked ?? abort('not_found'));
       if (code.state !== 'active') abort('recovery_code_not_active');
       if (code.version !== expectedVersion) abort('version_conflict');
       if (user.state !== 'active') abort('invalid_transition');
       const [consumed] = await sql(
         `update ${table('recovery_codes')} set state = 'consumed', consumed_at = ?, updated_at = ?, version = version + 1
-          where id = ? returning *`,
+          where id = ? returning ${allColumns('recovery_codes')}`,
         [at, at, codeId],
       );
       const columns = sessionColumns(session, { userSessionEpoch: user.sessionEpoch, at });
@@ -164,7 +170,7 @@ export class IdentityRecoveryCommandHandlers implements Pick<
         `update ${table('challenges')} set activated_at = ?, updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'pending' and purpose = 'account_recovery'
             and activated_at is null and expires_at > ?
-        returning *`,
+        returning ${allColumns('challenges')}`,
         [at, at, ticketId, expectedVersion, at],
       );
       if (row === undefined) {
@@ -192,7 +198,7 @@ export class IdentityRecoveryCommandHandlers implements Pick<
         `update ${table('challenges')} set state = 'consumed', updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'pending' and purpose = 'account_recovery'
             and activated_at is not null and expires_at > ?
-        returning *`,
+        returning ${allColumns('challenges')}`,
         [at, ticketId, expectedVersion, at],
       );
       if (row === undefined) {

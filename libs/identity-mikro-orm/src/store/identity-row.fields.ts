@@ -75,6 +75,168 @@ export const CHALLENGE_FIELDS = [
   'version',
 ] as const;
 
+export const SESSION_FIELDS = [
+  'id',
+  'family_id',
+  'user_id',
+  'token_digest_algorithm',
+  'token_digest_encoded',
+  'token_digest_key_version',
+  'csrf_digest_algorithm',
+  'csrf_digest_encoded',
+  'csrf_digest_key_version',
+  'state',
+  'assurance',
+  'authentication_method',
+  'federation_organization_id',
+  'federation_provider_key',
+  'federation_provider_session_epoch',
+  'external_identity_id',
+  'user_session_epoch',
+  'rotation_counter',
+  'rotated_to_id',
+  'label',
+  'platform',
+  'authenticated_at',
+  'last_used_at',
+  'idle_expires_at',
+  'absolute_expires_at',
+  'revoked_at',
+  'revoked_reason',
+  'created_at',
+  'updated_at',
+  'version',
+] as const;
+
+export const INVITATION_FIELDS = [
+  'id',
+  'organization_id',
+  'email',
+  'role',
+  'state',
+  'token_digest_algorithm',
+  'token_digest_encoded',
+  'token_digest_key_version',
+  'invited_by_user_id',
+  'accepted_by_user_id',
+  'accepted_at',
+  'revoked_at',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'version',
+] as const;
+
+export const RECOVERY_CODE_FIELDS = [
+  'id',
+  'user_id',
+  'generation',
+  'public_selector',
+  'secret_digest_algorithm',
+  'secret_digest_encoded',
+  'secret_digest_key_version',
+  'state',
+  'created_at',
+  'updated_at',
+  'consumed_at',
+  'version',
+] as const;
+
+export const SERVICE_IDENTITY_FIELDS = [
+  'id',
+  'organization_id',
+  'name',
+  'description',
+  'capabilities',
+  'state',
+  'created_at',
+  'updated_at',
+  'revoked_at',
+  'version',
+] as const;
+
+export const SERVICE_CREDENTIAL_FIELDS = [
+  'id',
+  'service_identity_id',
+  'public_prefix',
+  'secret_digest_algorithm',
+  'secret_digest_encoded',
+  'secret_digest_key_version',
+  'capabilities',
+  'state',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'last_used_at',
+  'rotated_at',
+  'rotated_to_id',
+  'revoked_at',
+  'version',
+] as const;
+
+export const AUDIT_EVENT_FIELDS = [
+  'id',
+  'actor_type',
+  'actor_user_id',
+  'actor_service_identity_id',
+  'organization_id',
+  'action',
+  'target_type',
+  'target_id',
+  'outcome',
+  'reason_code',
+  'request_id',
+  'request_method',
+  'request_path',
+  'request_user_agent',
+  'request_client_ip_digest',
+  'request_trusted_proxy',
+  'occurred_at',
+] as const;
+
+export const BOOTSTRAP_RECEIPT_FIELDS = [
+  'id',
+  'digest_algorithm',
+  'digest_encoded',
+  'user_id',
+  'organization_id',
+  'consumed_at',
+] as const;
+
+/**
+ * The explicit column list of every table a statement reads whole rows of. Statements name their
+ * columns instead of `*`: a prepared statement's result type then stays the same when a migration
+ * adds a column, where `select *` fails with `0A000 cached plan must not change result type`.
+ */
+const TABLE_FIELDS: Record<string, readonly string[]> = {
+  users: USER_FIELDS,
+  organizations: ORGANIZATION_FIELDS,
+  memberships: MEMBERSHIP_FIELDS,
+  credentials: CREDENTIAL_FIELDS,
+  challenges: CHALLENGE_FIELDS,
+  sessions: SESSION_FIELDS,
+  invitations: INVITATION_FIELDS,
+  recovery_codes: RECOVERY_CODE_FIELDS,
+  service_identities: SERVICE_IDENTITY_FIELDS,
+  service_credentials: SERVICE_CREDENTIAL_FIELDS,
+  audit_events: AUDIT_EVENT_FIELDS,
+  bootstrap_receipts: BOOTSTRAP_RECEIPT_FIELDS,
+};
+
+/**
+ * `"id", "user_id", …` (or `alias."id", …`): the select or `returning` list of a whole row of
+ * `tableName`, in the schema's order.
+ *
+ * @example
+ * sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ?`, [id]);
+ */
+export function allColumns(tableName: string, alias?: string): string {
+  const fields = TABLE_FIELDS[tableName];
+  if (fields === undefined) throw new Error(`no column list for table ${tableName}`);
+  const prefix = alias === undefined ? '' : `${alias}.`;
+  return fields.map((field) => `${prefix}"${field}"`).join(', ');
+}
+
 /** `alias."column" as "<prefix>column"` for each field: a select list `unprefix(row, prefix)` reads back. */
 export function prefixedFields(alias: string, fields: readonly string[], prefix: string): string {
   return fields.map((field) => `${alias}."${field}" as "${prefix}${field}"`).join(', ');

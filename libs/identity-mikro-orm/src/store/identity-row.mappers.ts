@@ -12,7 +12,7 @@ import type {
 } from '@tessera/identity';
 import { abort, type Row } from './identity-store.gateway.js';
 
-/* Raw rows of tessera_identity (snake_case, as `returning *` gives them) → the port's records. */
+/* Raw rows of tessera_identity (snake_case, as the explicit column lists give them) → the port's records. */
 
 /** A text column. */
 export function text(row: Row, column: string): string {

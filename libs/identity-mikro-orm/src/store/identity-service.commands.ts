@@ -1,5 +1,6 @@
 import type { IdentityServiceCommands, ServiceIdentityRecord, StoreFailureCode } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { insertAudit } from './identity-session.commands.js';
 import {
   scopesWithin,
@@ -22,7 +23,10 @@ async function lockActiveIdentity(
   organizationId?: string,
 ): Promise<ServiceIdentityRecord> {
   if (!isUuid(serviceIdentityId) || (organizationId !== undefined && !isUuid(organizationId))) abort('not_found');
-  const [row] = await sql(`select * from ${table('service_identities')} where id = ? for share`, [serviceIdentityId]);
+  const [row] = await sql(
+    `select ${allColumns('service_identities')} from ${table('service_identities')} where id = ? for share`,
+    [serviceIdentityId],
+  );
   const identity = serviceIdentityFromRow(row ?? abort('not_found'));
   if (organizationId !== undefined && identity.organizationId !== organizationId) abort('not_found');
   if (identity.state !== 'active') abort('invalid_transition');
@@ -31,7 +35,10 @@ async function lockActiveIdentity(
 
 /** Why a CAS on a service identity matched no row: missing or another organization's, revoked, or another version. */
 async function classifyIdentityMiss(sql: Sql, id: string, organizationId: string): Promise<StoreFailureCode> {
-  const [row] = await sql(`select * from ${table('service_identities')} where id = ?`, [id]);
+  const [row] = await sql(
+    `select ${allColumns('service_identities')} from ${table('service_identities')} where id = ?`,
+    [id],
+  );
   if (row === undefined || row['organization_id'] !== organizationId) return 'not_found';
   return row['state'] === 'revoked' ? 'invalid_transition' : 'version_conflict';
 }
@@ -95,7 +102,7 @@ export class IdentityServiceCommandHandlers implements IdentityServiceCommands {
         `update ${table('service_identities')}
             set ${set}, updated_at = ?, version = version + 1
           where id = ? and organization_id = ? and version = ? and state <> 'revoked'
-        returning *`,
+        returning ${allColumns('service_identities')}`,
         [...params, at, id, organizationId, expectedVersion],
       );
       if (row === undefined) abort(await classifyIdentityMiss(sql, id, organizationId));
@@ -128,7 +135,7 @@ export class IdentityServiceCommandHandlers implements IdentityServiceCommands {
     const { serviceIdentityId, credentialId, at, audit } = input;
     return this.gateway.command(async (sql) => {
       if (!isUuid(serviceIdentityId) || !isUuid(credentialId)) abort('not_found');
-      const [row] = await sql(`${REVOKE_CREDENTIALS} and id = ? returning *`, [
+      const [row] = await sql(`${REVOKE_CREDENTIALS} and id = ? returning ${allColumns('service_credentials')}`, [
         at,
         at,
         serviceIdentityId,
@@ -148,9 +155,10 @@ export class IdentityServiceCommandHandlers implements IdentityServiceCommands {
     return this.gateway.command(async (sql) => {
       const identity = await lockActiveIdentity(sql, serviceIdentityId);
       if (!isUuid(credentialId)) abort('not_found');
-      const [locked] = await sql(`select * from ${table('service_credentials')} where id = ? for update`, [
-        credentialId,
-      ]);
+      const [locked] = await sql(
+        `select ${allColumns('service_credentials')} from ${table('service_credentials')} where id = ? for update`,
+        [credentialId],
+      );
       const old = serviceCredentialFromRow(locked ?? abort('not_found'));
       if (old.serviceIdentityId !== identity.id) abort('not_found');
       if (old.state !== 'active' || at.getTime() >= old.expiresAt.getTime()) abort('invalid_transition');
@@ -161,7 +169,7 @@ export class IdentityServiceCommandHandlers implements IdentityServiceCommands {
         `update ${table('service_credentials')}
             set state = 'rotated', rotated_at = ?, rotated_to_id = ?, updated_at = ?, version = version + 1
           where id = ? and state = 'active'
-        returning *`,
+        returning ${allColumns('service_credentials')}`,
         [at, replacement.id, at, credentialId],
       );
       await insertAudit(sql, audit);
@@ -182,7 +190,7 @@ export class IdentityServiceCommandHandlers implements IdentityServiceCommands {
         `update ${table('service_credentials')}
             set last_used_at = ?, updated_at = ?, version = version + 1
           where id = ? and (last_used_at is null or last_used_at <= ?)
-        returning *`,
+        returning ${allColumns('service_credentials')}`,
         [lastUsedAt, lastUsedAt, credentialId, staleBefore],
       );
       return row === undefined ? null : serviceCredentialFromRow(row);

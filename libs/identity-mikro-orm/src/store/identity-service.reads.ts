@@ -5,34 +5,18 @@ import type {
   ServiceIdentityRecord,
 } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
-import { ORGANIZATION_FIELDS, prefixedFields } from './identity-row.fields.js';
+import { allColumns, ORGANIZATION_FIELDS, prefixedFields, SERVICE_IDENTITY_FIELDS } from './identity-row.fields.js';
 import { organizationFromRow, unprefix } from './identity-row.mappers.js';
 import { readOne } from './identity-store.reads.js';
 import { serviceCredentialFromRow, serviceIdentityFromRow } from './identity-service.rows.js';
 
-const IDENTITY_COLUMNS = [
-  'id',
-  'organization_id',
-  'name',
-  'description',
-  'capabilities',
-  'state',
-  'created_at',
-  'updated_at',
-  'revoked_at',
-  'version',
-];
-
 /** The per-request bearer read: credential, identity and organization in one indexed join. */
-const CREDENTIAL_GRANT = {
-  name: 'tessera_identity_service_credential_grant_v1',
-  text: `select c.*, ${IDENTITY_COLUMNS.map((c) => `i.${c} as i_${c}`).join(', ')},
-                ${prefixedFields('o', ORGANIZATION_FIELDS, 'o_')}
-           from ${table('service_credentials')} c
-           join ${table('service_identities')} i on i.id = c.service_identity_id
-           join ${table('organizations')} o on o.id = i.organization_id
-          where c.public_prefix = $1`,
-};
+const CREDENTIAL_GRANT = `select ${allColumns('service_credentials', 'c')},
+       ${prefixedFields('i', SERVICE_IDENTITY_FIELDS, 'i_')}, ${prefixedFields('o', ORGANIZATION_FIELDS, 'o_')}
+  from ${table('service_credentials')} c
+  join ${table('service_identities')} i on i.id = c.service_identity_id
+  join ${table('organizations')} o on o.id = i.organization_id
+ where c.public_prefix = ?`;
 
 /**
  * The service-identity reads of identity-model §9.1. Ids that are not UUIDs match nothing (a
@@ -60,9 +44,10 @@ export class IdentityServiceReadQueries implements IdentityServiceReads {
     if (!isUuid(organizationId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>
       (
-        await sql(`select * from ${table('service_identities')} where organization_id = ? order by created_at, id`, [
-          organizationId,
-        ])
+        await sql(
+          `select ${allColumns('service_identities')} from ${table('service_identities')} where organization_id = ? order by created_at, id`,
+          [organizationId],
+        )
       ).map((row) => serviceIdentityFromRow(row)),
     );
   }
@@ -83,7 +68,7 @@ export class IdentityServiceReadQueries implements IdentityServiceReads {
     return this.gateway.read(async (sql) =>
       (
         await sql(
-          `select * from ${table('service_credentials')} where service_identity_id = ? order by created_at, id`,
+          `select ${allColumns('service_credentials')} from ${table('service_credentials')} where service_identity_id = ? order by created_at, id`,
           [serviceIdentityId],
         )
       ).map(serviceCredentialFromRow),
@@ -92,14 +77,15 @@ export class IdentityServiceReadQueries implements IdentityServiceReads {
 
   findServiceCredentialGrant(publicPrefix: string): Promise<ServiceCredentialGrant | null> {
     if (!isUuid(publicPrefix)) return this.gateway.read(async () => null);
-    return this.gateway.preparedRead(CREDENTIAL_GRANT.name, CREDENTIAL_GRANT.text, [publicPrefix]).then(([row]) =>
-      row === undefined
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(CREDENTIAL_GRANT, [publicPrefix]);
+      return row === undefined
         ? null
         : {
             credential: serviceCredentialFromRow(row),
             identity: serviceIdentityFromRow(row, 'i_'),
             organization: organizationFromRow(unprefix(row, 'o_')),
-          },
-    );
+          };
+    });
   }
 }

@@ -6,6 +6,7 @@ import type {
   StoreFailureCode,
 } from '@tessera/identity';
 import { abort, insertRow, isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns } from './identity-row.fields.js';
 import { auditColumns, sessionColumns } from './identity-row.columns.js';
 import { sessionFromRow, userFromRow } from './identity-row.mappers.js';
 
@@ -27,7 +28,7 @@ export async function classifySessionMiss(
   sessionId: string,
   expected: SessionExpectation,
 ): Promise<StoreFailureCode> {
-  const [row] = await sql(`select * from ${table('sessions')} where id = ?`, [sessionId]);
+  const [row] = await sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ?`, [sessionId]);
   if (row === undefined) return 'not_found';
   const session = sessionFromRow(row);
   if (expected.userId !== undefined && session.userId !== expected.userId) return 'not_found';
@@ -47,7 +48,7 @@ export async function insertAudit(sql: Sql, event: AuditEventInput): Promise<voi
 /** Locks the user row (`for update` for epoch changes, `for share` to pin the epoch) or rolls back `not_found`. */
 export async function lockUser(sql: Sql, userId: string, mode: 'update' | 'share') {
   if (!isUuid(userId)) abort('not_found');
-  const [row] = await sql(`select * from ${table('users')} where id = ? for ${mode}`, [userId]);
+  const [row] = await sql(`select ${allColumns('users')} from ${table('users')} where id = ? for ${mode}`, [userId]);
   return userFromRow(row ?? abort('not_found'));
 }
 
@@ -68,7 +69,9 @@ export async function rotateWithin(
   // Pins the epoch against a concurrent epoch revocation (which locks the user for update).
   const user = await lockUser(sql, expectedUserId, 'share');
   if (user.state !== 'active') abort('invalid_transition');
-  const [locked] = await sql(`select * from ${table('sessions')} where id = ? for update`, [sessionId]);
+  const [locked] = await sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ? for update`, [
+    sessionId,
+  ]);
   const old = sessionFromRow(locked ?? abort('not_found'));
   if (old.userId !== expectedUserId) abort('invalid_transition');
   if (old.state !== 'active' || old.userSessionEpoch !== user.sessionEpoch) abort('session_not_active');
@@ -84,7 +87,7 @@ export async function rotateWithin(
     `update ${table('sessions')}
         set state = 'rotated', rotated_to_id = ?, updated_at = ?, version = version + 1
       where id = ? and version = ? and state = 'active'
-    returning *`,
+    returning ${allColumns('sessions')}`,
     [replacement.id, at, sessionId, expectedVersion],
   );
   if (rotated === undefined) abort(await classifySessionMiss(sql, sessionId, { version: expectedVersion }));
@@ -113,7 +116,7 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
             set last_used_at = ?, idle_expires_at = least(?::timestamptz, absolute_expires_at),
                 updated_at = ?, version = version + 1
           where id = ? and version = ? and state = 'active' and idle_expires_at > ? and absolute_expires_at > ?
-        returning *`,
+        returning ${allColumns('sessions')}`,
         [lastUsedAt, idleExpiresAt, lastUsedAt, sessionId, expectedVersion, lastUsedAt, lastUsedAt],
       );
       if (row === undefined)
@@ -144,7 +147,7 @@ export class IdentitySessionCommandHandlers implements IdentitySessionCommands {
         `update ${table('sessions')}
             set state = 'revoked', revoked_at = ?, revoked_reason = ?, updated_at = ?, version = version + 1
           where id = ? and user_id = ? and state = 'active'
-        returning *`,
+        returning ${allColumns('sessions')}`,
         [revokedAt, reason, revokedAt, sessionId, userId],
       );
       if (row === undefined) abort(await classifySessionMiss(sql, sessionId, { userId }));

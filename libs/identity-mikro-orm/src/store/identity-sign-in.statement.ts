@@ -1,7 +1,7 @@
 import type { CredentialRecord, IdentityCredentialCommands, SessionRecord } from '@tessera/identity';
 import { isUuid, table, type Row } from './identity-store.gateway.js';
 import { auditColumns, sessionColumns } from './identity-row.columns.js';
-import { CREDENTIAL_FIELDS, prefixedFields } from './identity-row.fields.js';
+import { allColumns, CREDENTIAL_FIELDS, prefixedFields } from './identity-row.fields.js';
 import { credentialFromRow, sessionFromRow, unprefix } from './identity-row.mappers.js';
 
 type AuthenticationInput = Parameters<IdentityCredentialCommands['completeCredentialAuthentication']>[0];
@@ -77,7 +77,7 @@ export function signInStatement(input: AuthenticationInput): { query: string; va
          set sign_count = ${p.add(input.signCount)}, backed_up = ${p.add(input.backedUp)}, last_used_at = ${$at},
              updated_at = ${$at}, version = c.version + 1
         from claimed where c.id = ${$credential}
-      returning c.*
+      returning ${allColumns('credentials', 'c')}
     )`;
   // The epoch is the locked user's, whatever the stamp below says.
   const sessionRow = sessionColumns(session, { userSessionEpoch: 0, at });
@@ -89,7 +89,7 @@ export function signInStatement(input: AuthenticationInput): { query: string; va
     , created as (
       insert into ${table('sessions')} (${sessionNames.map((c) => `"${c}"`).join(', ')})
       select ${sessionValues.join(', ')} from owner, counted
-      returning *
+      returning ${allColumns('sessions')}
     )`;
   const audits = input.audits.map((event, index) => {
     const row = auditColumns(event);
@@ -106,7 +106,7 @@ export function signInStatement(input: AuthenticationInput): { query: string; va
   let query = TEXTS.get(input.audits.length);
   if (query === undefined) {
     query = `${locks}${claimed}${created}${audits.join('')}
-    select created.*, ${RETURNED_CREDENTIAL} from created, counted`;
+    select ${allColumns('sessions', 'created')}, ${RETURNED_CREDENTIAL} from created, counted`;
     TEXTS.set(input.audits.length, query);
   }
   return { query, values: p.values };

@@ -1,9 +1,17 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { classifyDatabaseError, StoreError, type StoreErrorCode, type StoreResult } from '@tessera/identity';
+import {
+  discardStatement,
+  driverPool,
+  runStatement,
+  StalePreparedStatement,
+  type DriverConnection,
+  type DriverPool,
+  type Row,
+} from './identity-store.statements.js';
+import { allColumns } from './identity-row.fields.js';
 
-/** A raw result row: snake_case column → value (`timestamptz` arrive as `Date`, `integer` as `number`). */
-export type Row = Record<string, unknown>;
+export type { Row } from './identity-store.statements.js';
 
 /**
  * Runs one statement with `?` placeholders on the connection it is bound to (the command's
@@ -24,12 +32,12 @@ export function abort(code: StoreErrorCode): never {
   throw new StoreError(code);
 }
 
-/** `insert … returning *` of one row given as snake_case column → value. */
+/** `insert … returning <every column>` of one row given as snake_case column → value. */
 export async function insertRow(sql: Sql, name: string, row: Row): Promise<Row> {
-  const columns = Object.keys(row);
+  const names = Object.keys(row);
   const [inserted] = await sql(
-    `insert into ${table(name)} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')}) returning *`,
-    columns.map((c) => row[c]),
+    `insert into ${table(name)} (${names.map((c) => `"${c}"`).join(', ')}) values (${names.map(() => '?').join(', ')}) returning ${allColumns(name)}`,
+    names.map((c) => row[c]),
   );
   return inserted ?? abort('internal');
 }
@@ -87,16 +95,15 @@ export class StoreGateway {
     } catch (error) {
       return { ok: false, code: classifyDatabaseError(error) };
     }
-    let open = false;
     try {
-      await connection.query('begin isolation level read committed');
-      open = true;
-      const value = await work(bind(connection));
-      open = false;
-      await connection.query('commit');
-      return value instanceof CommittedRejection ? { ok: false, code: value.code } : { ok: true, value };
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await runTransaction(connection, work);
+        if (!(outcome instanceof StalePreparedStatement)) return outcome;
+        // The statement failed before it ran and the transaction rolled back: run it all again, once.
+        await discardStatement(connection, outcome);
+        if (attempt === 1) return { ok: false, code: classifyDatabaseError(outcome.cause) };
+      }
     } catch (error) {
-      if (open) await connection.query('rollback').catch(() => undefined);
       return { ok: false, code: classifyDatabaseError(error) };
     } finally {
       await this.pool().releaseConnection(connection);
@@ -110,7 +117,7 @@ export class StoreGateway {
   async statement<T>(work: (sql: Sql) => Promise<T>): Promise<StoreResult<T>> {
     if (!this.verified) return { ok: false, code: 'internal' };
     try {
-      return { ok: true, value: await this.withConnection((connection) => work(bind(connection))) };
+      return { ok: true, value: await this.withConnection((connection) => work(bind(connection, false))) };
     } catch (error) {
       return { ok: false, code: classifyDatabaseError(error) };
     }
@@ -124,20 +131,9 @@ export class StoreGateway {
     return this.unguardedRead(work);
   }
 
-  /**
-   * A guarded read of one named prepared statement (`$n` placeholders) on a pooled connection: the
-   * per-request credential check, parsed and planned once per connection.
-   */
-  async preparedRead(name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
-    if (!this.verified) throw new StoreError('internal', { message: 'identity environment marker not verified' });
-    return this.withConnection(
-      async (connection) => (await connection.query({ name, text, values: [...values] })).rows,
-    );
-  }
-
   /** A read without the environment guard (environment verification only). */
   unguardedRead<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    return this.withConnection((connection) => work(bind(connection)));
+    return this.withConnection((connection) => work(bind(connection, false)));
   }
 
   private async withConnection<T>(work: (connection: DriverConnection) => Promise<T>): Promise<T> {
@@ -152,63 +148,34 @@ export class StoreGateway {
     }
   }
 
-  /** The driver's connection pool behind MikroORM (the same connections, no query builder). */
   private pool(): DriverPool {
-    return (this.root.getConnection() as unknown as { getKnex(): { client: DriverPool } }).getKnex().client;
+    return driverPool(this.root);
   }
-}
-
-/** The knex client's pool of `pg` connections (the one MikroORM uses). */
-interface DriverPool {
-  acquireConnection(): Promise<DriverConnection>;
-  releaseConnection(connection: DriverConnection): Promise<unknown>;
-}
-
-/** A `pg` client connection. */
-export interface DriverConnection {
-  query(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
-}
-
-const STATEMENTS = new Map<string, { name: string; text: string }>();
-const CONNECTION_TAGS = new WeakMap<DriverConnection, string>();
-let connectionCount = 0;
-
-/**
- * The named prepared statement for a `?`-placeholder query: `$n` placeholders and a name derived
- * from the text, so each connection parses and plans every store statement once (memoised).
- */
-function prepared(query: string): { name: string; text: string } {
-  let statement = STATEMENTS.get(query);
-  if (statement === undefined) {
-    let index = 0;
-    const text = query.replace(/\?/g, () => `$${++index}`);
-    statement = { name: `tessera_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
-    if (STATEMENTS.size < 1000) STATEMENTS.set(query, statement);
-  }
-  return statement;
 }
 
 /**
- * Statement names are scoped to the driver connection that prepared them: embedded PGlite
- * multiplexes every socket connection onto one backend session, where two connections preparing
- * the same name would collide.
+ * `begin`, the work, `commit` on one connection; a thrown failure rolls back and is rethrown, except
+ * a {@link StalePreparedStatement}, which is returned so the caller can run the work again.
  */
-function tag(connection: DriverConnection): string {
-  let value = CONNECTION_TAGS.get(connection);
-  if (value === undefined) {
-    value = (++connectionCount).toString(36);
-    CONNECTION_TAGS.set(connection, value);
+async function runTransaction<T>(
+  connection: DriverConnection,
+  work: (sql: Sql) => Promise<T | CommittedRejection>,
+): Promise<StoreResult<T> | StalePreparedStatement> {
+  let open = false;
+  try {
+    await connection.query('begin isolation level read committed');
+    open = true;
+    const value = await work(bind(connection, true));
+    open = false;
+    await connection.query('commit');
+    return value instanceof CommittedRejection ? { ok: false, code: value.code } : { ok: true, value };
+  } catch (error) {
+    if (open) await connection.query('rollback').catch(() => undefined);
+    if (error instanceof StalePreparedStatement) return error;
+    throw error;
   }
-  return value;
 }
 
-/** `pg` query config of a store statement on `connection`. */
-export function statementOn(connection: DriverConnection, query: string, values: readonly unknown[]) {
-  const { name, text } = prepared(query);
-  return { name: `${name}_${tag(connection)}`, text, values: [...values] };
-}
-
-function bind(connection: DriverConnection): Sql {
-  return async (query, params = []) => (await connection.query(statementOn(connection, query, params))).rows;
+function bind(connection: DriverConnection, inTransaction: boolean): Sql {
+  return (query, params = []) => runStatement(connection, query, params, inTransaction);
 }

@@ -8,7 +8,13 @@ import type {
   UserRecord,
 } from '@tessera/identity';
 import { isUuid, table, type Row, type StoreGateway } from './identity-store.gateway.js';
-import { MEMBERSHIP_FIELDS, ORGANIZATION_FIELDS, prefixedFields, USER_FIELDS } from './identity-row.fields.js';
+import {
+  MEMBERSHIP_FIELDS,
+  ORGANIZATION_FIELDS,
+  prefixedFields,
+  USER_FIELDS,
+  allColumns,
+} from './identity-row.fields.js';
 import {
   invitationFromRow,
   membershipFromRow,
@@ -18,12 +24,9 @@ import {
   userFromRow,
 } from './identity-row.mappers.js';
 
-/** The per-request credential read: session and user in one indexed join, prepared once per connection. */
-const SESSION_WITH_USER = {
-  name: 'tessera_identity_session_with_user_v1',
-  text: `select s.*, ${prefixedFields('u', USER_FIELDS, 'u_')}
-           from ${table('sessions')} s join ${table('users')} u on u.id = s.user_id where s.id = $1`,
-};
+/** The per-request credential read: session and user in one indexed join. */
+const SESSION_WITH_USER = `select ${allColumns('sessions', 's')}, ${prefixedFields('u', USER_FIELDS, 'u_')}
+  from ${table('sessions')} s join ${table('users')} u on u.id = s.user_id where s.id = ?`;
 
 /**
  * The reads of identity-model §9.1 used so far. Ids that are not UUIDs match nothing (a malformed
@@ -50,16 +53,20 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
 
   findSessionWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord } | null> {
     if (!isUuid(id)) return this.gateway.read(async () => null);
-    return this.gateway
-      .preparedRead(SESSION_WITH_USER.name, SESSION_WITH_USER.text, [id])
-      .then(([row]) => (row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(row, 'u_') }));
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(SESSION_WITH_USER, [id]);
+      return row === undefined ? null : { session: sessionFromRow(row), user: userFromRow(row, 'u_') };
+    });
   }
 
   listSessionsForUser(userId: string): Promise<SessionRecord[]> {
     if (!isUuid(userId)) return this.gateway.read(async () => []);
     return this.gateway.read(async (sql) =>
       (
-        await sql(`select * from ${table('sessions')} where user_id = ? order by last_used_at desc, id desc`, [userId])
+        await sql(
+          `select ${allColumns('sessions')} from ${table('sessions')} where user_id = ? order by last_used_at desc, id desc`,
+          [userId],
+        )
       ).map(sessionFromRow),
     );
   }
@@ -155,7 +162,7 @@ export function readOne<T>(
 ): Promise<T | null> {
   return gateway.read(async (sql) => {
     if (!valid) return null;
-    const [row] = await sql(`select * from ${table(name)} where ${where}`, params);
+    const [row] = await sql(`select ${allColumns(name)} from ${table(name)} where ${where}`, params);
     return row === undefined ? null : map(row);
   });
 }
