@@ -34,4 +34,5 @@ export {
   type DatabaseOptions,
 } from './mikro-orm.config.js';
 export { loadPgliteTemplate, pgliteTemplateDir } from './pglite-template.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from './test-database.js';

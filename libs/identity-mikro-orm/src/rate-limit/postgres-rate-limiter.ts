@@ -1,9 +1,22 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { abortConnection } from '@tessera/database';
 import type { IdentityRateLimiter, RateLimitDecision, RateLimitPolicy } from '@tessera/identity';
+import {
+  driverPool,
+  runStatement,
+  type DriverConnection,
+  type DriverPool,
+  type Row,
+} from '../store/identity-store.statements.js';
 
 /** Options of {@link PostgresRateLimiter}. */
 export interface PostgresRateLimiterOptions {
-  /** Statement timeout; past it the limiter cannot decide and callers fail closed. @default 2000 */
+  /**
+   * Deadline of one decision, connection wait included; past it the limiter cannot decide, callers
+   * fail closed, and the connection running the statement is destroyed (it never returns to the pool).
+   *
+   * @default 2000
+   */
   timeoutMs?: number;
 }
 
@@ -21,7 +34,8 @@ returning count, window_start, window_seconds`;
  * The shared fixed-window limiter of identity-model §9.6: one `INSERT … ON CONFLICT DO UPDATE`
  * per request, so every instance on the database counts in the same bucket. Keys are already
  * keyed pseudonyms (`<policy>:<hmac>`); no raw address or user id reaches the table. Any error or
- * a statement over the timeout rejects: the caller answers 503.
+ * a decision over the timeout rejects: the caller answers 503. The statement runs through the
+ * store's prepared-statement path on a pooled driver connection.
  *
  * @example
  * const limiter = new PostgresRateLimiter(orm.em);
@@ -39,17 +53,9 @@ export class PostgresRateLimiter implements IdentityRateLimiter {
   }
 
   async consume(policy: RateLimitPolicy, bucketKey: string, now: Date): Promise<RateLimitDecision> {
-    const em = this.em.fork();
-    const rows = await withTimeout(
-      em
-        .getConnection()
-        .execute<{ count: number; window_start: Date | string; window_seconds: number }[]>(CONSUME, [
-          bucketKey,
-          now,
-          policy.windowSeconds,
-        ]),
-      this.timeoutMs,
-    );
+    const rows = (await withDeadline(driverPool(this.em), this.timeoutMs, (connection) =>
+      runStatement(connection, CONSUME, [bucketKey, now, policy.windowSeconds], false),
+    )) as { count: number; window_start: Date | string; window_seconds: number }[];
     const row = rows[0];
     if (row === undefined) throw new Error('rate limiter returned no row');
     const windowStart = row.window_start instanceof Date ? row.window_start : new Date(row.window_start);
@@ -78,10 +84,44 @@ export class PostgresRateLimiter implements IdentityRateLimiter {
   }
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`rate limiter did not answer within ${ms} ms`)), ms);
+/**
+ * Runs `work` on a pooled connection within `ms`, connection wait included. When the deadline
+ * passes first the caller gets a rejection at once and the connection, if `work` holds one, is
+ * destroyed, so a statement stuck on a frozen database does not keep it.
+ */
+function withDeadline(
+  pool: DriverPool,
+  ms: number,
+  work: (connection: DriverConnection) => Promise<Row[]>,
+): Promise<Row[]> {
+  return new Promise((resolve, reject) => {
+    let held: DriverConnection | undefined;
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const timer = setTimeout(() => {
+      if (held !== undefined) abortConnection(held, `rate limiter exceeded its ${ms} ms deadline`);
+      settle(() => reject(new Error(`rate limiter did not answer within ${ms} ms`)));
+    }, ms);
+    pool.acquireConnection().then(
+      async (connection) => {
+        if (settled) return void (await pool.releaseConnection(connection));
+        held = connection;
+        try {
+          const rows = await work(connection);
+          settle(() => resolve(rows));
+        } catch (error) {
+          settle(() => reject(error));
+        } finally {
+          held = undefined;
+          await pool.releaseConnection(connection);
+        }
+      },
+      (error: unknown) => settle(() => reject(error)),
+    );
   });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
