@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CoreModule } from '@tessera/core';
-import { DatabaseModule } from '@tessera/database';
+import { DatabaseModule, type DatabaseOptions } from '@tessera/database';
 import { RouterModule } from '@tessera/web';
 import { Greeter } from './hello/greeter.service.js';
 import { helloRouter } from './hello/hello.router.js';
@@ -27,6 +27,8 @@ export interface DemoOptions {
   port?: number;
   /** Where generated development identity secrets are kept; unset → fresh ones per start. */
   secretsFile?: string;
+  /** Connection pool and wait bounds of the database. @default {} (the `@tessera/database` defaults) */
+  database?: Pick<DatabaseOptions, 'pool' | 'timeouts'>;
 }
 
 @Module({ providers: [Greeter], exports: [Greeter] })
@@ -54,6 +56,7 @@ export class AppModule {
           entities: demoEntities,
           migrations: { list: demoMigrations },
           embedded: options.dataDir === undefined ? {} : { dataDir: options.dataDir },
+          ...options.database,
         }),
         CoreModule.forRoot({ provider }),
         RouterModule.forRoot({
