@@ -58,6 +58,7 @@ describe('classifyDatabaseError', () => {
     ['57P01', 'unavailable'],
     ['57P03', 'unavailable'],
     ['57014', 'unavailable'],
+    ['55P03', 'unavailable'],
     ['42P01', 'internal'],
     ['XX000', 'internal'],
   ])('classifies SQLSTATE %s as %s', (state, expected) => {

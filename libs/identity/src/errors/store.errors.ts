@@ -122,7 +122,7 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 /**
  * Classifies a PostgreSQL / PGlite / MikroORM / knex / pool error into a store code
  * (`identity-model.md` §9.4). Follows `cause` / `previous` chains; a `StoreError` keeps its code.
- * `57014` (statement timeout, e.g. the 2 s limiter timeout) is treated as `unavailable`.
+ * `57014` (statement timeout) and `55P03` (lock timeout) are treated as `unavailable`.
  *
  * @example
  * catch (error) { throw new StoreError(classifyDatabaseError(error), { cause: error }); }
@@ -161,7 +161,13 @@ function classifySqlState(state: string): StoreErrorCode | undefined {
   if (state === '23505') return 'unique_constraint';
   if (state === '23503' || state === '23514' || state === '22P02') return 'invalid_transition';
   if (state === '40001' || state === '40P01') return 'version_conflict';
-  if (state.startsWith('08') || state === '53300' || state === '57014' || /^57P0[0-9]$/.test(state))
+  if (
+    state.startsWith('08') ||
+    state === '53300' ||
+    state === '57014' ||
+    state === '55P03' ||
+    /^57P0[0-9]$/.test(state)
+  )
     return 'unavailable';
   return undefined;
 }
