@@ -24,7 +24,7 @@ describe('database wait bounds', () => {
       // Behind the proxy an embedded server is not recognised by its URL: say it has one session.
       pool: testDb.embedded ? { min: 0, max: 1 } : {},
     });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await db?.close();

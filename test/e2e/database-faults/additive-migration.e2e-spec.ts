@@ -15,7 +15,7 @@ describe('a running identity app while a migration adds columns to its hot table
   beforeAll(async () => {
     identity = await bootIdentityApp();
     session = await seedPasskeySession(identity);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await identity?.close();

@@ -17,7 +17,7 @@ describe('the demo while its database freezes and thaws', () => {
     proxy = await startTcpProxy(database.url);
     // Behind the proxy an embedded server is not recognised by its URL: it has one session.
     demo = await bootDemoOnDatabase(proxy.url, { pool: database.embedded ? { min: 0, max: 1 } : {} });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     proxy?.thaw();

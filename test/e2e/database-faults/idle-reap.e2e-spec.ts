@@ -14,7 +14,7 @@ describe('the demo after its database connections idle past the pool reap', () =
   beforeAll(async () => {
     database = await createTestDatabase();
     demo = await bootDemoOnDatabase(database.url, { timeouts: { idleMs: 1000 }, pool: { min: 0 } });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await demo?.close();

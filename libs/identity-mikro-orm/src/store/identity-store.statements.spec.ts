@@ -26,7 +26,7 @@ describe('store statements on recycled connections and a migrating schema', () =
     gateway = new StoreGateway(db.orm.em);
     gateway.setVerified(true);
     await db.orm.em.getConnection().execute(`insert into note (title) values ('first'), ('second')`);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await db?.close();
