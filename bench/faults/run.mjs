@@ -3,8 +3,8 @@
 // stream of requests (GET /identity/v1/me with a session cookie, /identity/v1/client-config,
 // /health, POST /identity/v1/passkeys/authentication/start) runs while the proxy freezes the
 // database for --frozen seconds and thaws it, --runs times. Per run: time from the freeze to the
-// first 503, the slowest answer while frozen, time from the thaw until every answer is normal
-// again, and requests lost (no HTTP answer at all). Prints medians.
+// first 503, the slowest answer while frozen, time from the thaw to the first normal answer and to
+// the last abnormal one, and requests lost (no HTTP answer at all). Prints medians.
 // Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/faults/run.mjs [--runs 5] [--frozen 6] [--clients 4]
 import 'reflect-metadata';
 import os from 'node:os';
@@ -45,15 +45,15 @@ const boot = await fetch(`${base}/identity/v1/bootstrap`, {
 if (boot.status !== 201) throw new Error(`bootstrap answered ${boot.status}`);
 const cookie = boot.headers.getSetCookie()[0].split(';')[0];
 
-// Each request with the status it answers while the database answers.
+// Each request with the statuses it answers while the database answers.
 const REQUESTS = [
-  { path: '/identity/v1/me', init: { headers: { cookie } }, normal: 401 },
-  { path: '/identity/v1/client-config', init: {}, normal: 200 },
-  { path: '/health', init: {}, normal: 200 },
+  { path: '/identity/v1/me', init: { headers: { cookie } }, normal: [401] },
+  { path: '/identity/v1/client-config', init: {}, normal: [200] },
+  { path: '/health', init: {}, normal: [200] },
   {
     path: '/identity/v1/passkeys/authentication/start',
     init: { method: 'POST', headers: { origin: ORIGIN } },
-    normal: 200,
+    normal: [200, 429], // 429 once the stream exhausts the start limit: decided on the database too
   },
 ];
 
@@ -73,7 +73,7 @@ function load() {
       } catch {
         status = 0; // no HTTP answer: lost
       }
-      log.push({ sent, done: performance.now(), status, normal: status === request.normal });
+      log.push({ path: request.path, sent, done: performance.now(), status, normal: request.normal.includes(status) });
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
@@ -94,18 +94,25 @@ for (let run = 0; run < runs; run++) {
   await sleep(6000);
   await stop();
   const during = log.filter((r) => r.sent >= frozeAt && r.sent < thawedAt);
-  const first503 = Math.min(...log.filter((r) => r.done >= frozeAt && r.status === 503).map((r) => r.done));
+  const answeredFrozen = log.filter((r) => r.done >= frozeAt && r.done < thawedAt);
+  const first503 = Math.min(...answeredFrozen.filter((r) => r.status === 503).map((r) => r.done));
+  const firstNormal = Math.min(...log.filter((r) => r.done >= thawedAt && r.normal).map((r) => r.done));
   const abnormalAfterThaw = log.filter((r) => r.sent >= thawedAt && !r.normal);
-  const recovered = abnormalAfterThaw.length === 0 ? 0 : Math.max(...abnormalAfterThaw.map((r) => r.done)) - thawedAt;
   results.push({
     toFirst503: first503 - frozeAt,
     slowestWhileFrozen: Math.max(...during.map((r) => r.done - r.sent)),
-    all503WhileFrozen: during.every((r) => r.status === 503),
-    recovered,
+    // Requests answered before the thaw (the later ones, held by the freeze, are answered normally once it ends).
+    all503WhileFrozen: answeredFrozen.every((r) => r.status === 503),
+    toFirstNormal: firstNormal - thawedAt,
+    recovered: abnormalAfterThaw.length === 0 ? 0 : Math.max(...abnormalAfterThaw.map((r) => r.done)) - thawedAt,
     lost: log.filter((r) => r.status === 0).length,
     requests: log.length,
   });
+  const tally = (rows) =>
+    rows.reduce((t, r) => ({ ...t, [`${r.path} ${r.status}`]: (t[`${r.path} ${r.status}`] ?? 0) + 1 }), {});
   process.stderr.write(`run ${run + 1}/${runs}: ${JSON.stringify(results.at(-1))}\n`);
+  process.stderr.write(`  while frozen: ${JSON.stringify(tally(during))}\n`);
+  process.stderr.write(`  abnormal after the thaw: ${JSON.stringify(tally(abnormalAfterThaw))}\n`);
   await sleep(1000);
 }
 await app.close();
@@ -129,10 +136,11 @@ console.log(
 console.log(
   `slowest answer while frozen: median ${ms(median(column('slowestWhileFrozen')))} (${column('slowestWhileFrozen').map(ms).join(', ')})`,
 );
-console.log(`every request sent while frozen answered 503: ${column('all503WhileFrozen').join(', ')}`);
-console.log(
-  `time from the thaw to normal answers: median ${ms(median(column('recovered')))} (${column('recovered').map(ms).join(', ')})`,
-);
+console.log(`every request answered while frozen answered 503: ${column('all503WhileFrozen').join(', ')}`);
+const line = (label, key) =>
+  console.log(`${label}: median ${ms(median(column(key)))} (${column(key).map(ms).join(', ')})`);
+line('time from the thaw to the first normal answer', 'toFirstNormal');
+line('last abnormal answer to a request sent after the thaw (0 = none)', 'recovered');
 console.log(
   `requests lost (no HTTP answer): median ${median(column('lost'))} (${column('lost').join(', ')}) of ${column('requests').join(', ')}`,
 );
