@@ -94,14 +94,14 @@ for (let run = 0; run < runs; run++) {
   await sleep(6000);
   await stop();
   const during = log.filter((r) => r.sent >= frozeAt && r.sent < thawedAt);
-  const answeredFrozen = log.filter((r) => r.done >= frozeAt && r.done < thawedAt);
+  const answeredFrozen = during.filter((r) => r.done < thawedAt);
   const first503 = Math.min(...answeredFrozen.filter((r) => r.status === 503).map((r) => r.done));
   const firstNormal = Math.min(...log.filter((r) => r.done >= thawedAt && r.normal).map((r) => r.done));
   const abnormalAfterThaw = log.filter((r) => r.sent >= thawedAt && !r.normal);
   results.push({
     toFirst503: first503 - frozeAt,
     slowestWhileFrozen: Math.max(...during.map((r) => r.done - r.sent)),
-    // Requests answered before the thaw (the later ones, held by the freeze, are answered normally once it ends).
+    // Of the requests sent while frozen, those answered before the thaw (the later ones are answered normally after it).
     all503WhileFrozen: answeredFrozen.every((r) => r.status === 503),
     toFirstNormal: firstNormal - thawedAt,
     recovered: abnormalAfterThaw.length === 0 ? 0 : Math.max(...abnormalAfterThaw.map((r) => r.done)) - thawedAt,
