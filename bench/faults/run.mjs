@@ -8,6 +8,7 @@
 // Usage: npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/faults/run.mjs [--runs 5] [--frozen 6] [--clients 4]
 import 'reflect-metadata';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { NestFactory } from '@nestjs/core';
 import { createTestDatabase, startTcpProxy } from '../../dist/libs/database/src/index.js';
 import { AppModule } from '../../dist/apps/demo/src/app.module.js';
@@ -67,11 +68,11 @@ function load() {
       const sent = performance.now();
       let status = 0;
       try {
-        const res = await fetch(base + request.path, { ...request.init, signal: AbortSignal.timeout(15000) });
+        const res = await fetch(base + request.path, { ...request.init, signal: globalThis.AbortSignal.timeout(15000) });
         await res.arrayBuffer();
         status = res.status;
       } catch {
-        status = 0; // no HTTP answer: lost
+        // No HTTP answer: lost (status stays 0).
       }
       log.push({ path: request.path, sent, done: performance.now(), status, normal: request.normal.includes(status) });
       await new Promise((resolve) => setTimeout(resolve, 20));
