@@ -7,6 +7,7 @@ import { ceremonyCases } from './conformance/ceremony.cases.js';
 import { ConformanceWorld, type IdentityStoreConformanceOptions } from './conformance/conformance.world.js';
 import { credentialCases } from './conformance/credential.cases.js';
 import { environmentCases } from './conformance/environment.cases.js';
+import { federationStandingCases } from './conformance/federation-standing.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
 import { invitationAcceptanceCases } from './conformance/invitation-acceptance.cases.js';
 import { organizationCases } from './conformance/organization.cases.js';
@@ -62,6 +63,7 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       adminRecoveryCases(world);
       serviceIdentityCases(world);
       readCases(world);
+      federationStandingCases(world);
       rateLimitCases(world);
     });
   });

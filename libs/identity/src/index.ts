@@ -38,6 +38,7 @@ export type {
   InvitationAcceptance,
   NewAcceptedMembership,
 } from './store/identity-invitation-audit.port.js';
+export type { FederatedSessionStanding, IdentityFederationReads } from './store/identity-federation.port.js';
 export type {
   IdentityOrganizationReads,
   IdentityOrganizationCommands,

@@ -5,6 +5,7 @@ import { IdentityCeremonyCommandHandlers } from './identity-ceremony.commands.js
 import { IdentityCredentialCommandHandlers } from './identity-credential.commands.js';
 import { IdentityCredentialReadQueries } from './identity-credential.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
+import { IdentityFederationReadQueries } from './identity-federation.reads.js';
 import { IdentityInvitationAuditReadQueries } from './identity-invitation-audit.reads.js';
 import { IdentityInvitationCommandHandlers } from './identity-invitation.commands.js';
 import { IdentityOrganizationCommandHandlers } from './identity-organization.commands.js';
@@ -45,6 +46,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly invitations: IdentityInvitationCommandHandlers;
   private readonly organizationReads: IdentityOrganizationReadQueries;
   private readonly organizations: IdentityOrganizationCommandHandlers;
+  private readonly federationReads: IdentityFederationReadQueries;
 
   /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
   constructor(source: MikroORM | EntityManager) {
@@ -63,6 +65,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.invitations = new IdentityInvitationCommandHandlers(gateway);
     this.organizationReads = new IdentityOrganizationReadQueries(gateway);
     this.organizations = new IdentityOrganizationCommandHandlers(gateway);
+    this.federationReads = new IdentityFederationReadQueries(gateway);
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
@@ -161,4 +164,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   createOrganization: IdentityStore['createOrganization'] = (input) => this.organizations.createOrganization(input);
   mutateOrganization: IdentityStore['mutateOrganization'] = (input) => this.organizations.mutateOrganization(input);
   mutateMembership: IdentityStore['mutateMembership'] = (input) => this.organizations.mutateMembership(input);
+
+  findFederatedSessionStanding: IdentityStore['findFederatedSessionStanding'] = (federation, userId) =>
+    this.federationReads.findFederatedSessionStanding(federation, userId);
 }

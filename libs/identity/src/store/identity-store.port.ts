@@ -1,5 +1,6 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
+import type { IdentityFederationReads } from './identity-federation.port.js';
 import type { IdentityInvitationAuditPort } from './identity-invitation-audit.port.js';
 import type { IdentityOrganizationCommands, IdentityOrganizationReads } from './identity-organization.port.js';
 import type { IdentityServicePort } from './identity-service.port.js';
@@ -226,7 +227,8 @@ export type IdentityStore = IdentityStoreReads &
   IdentityEnvironmentCommands &
   IdentityServicePort &
   IdentityOrganizationReads &
-  IdentityOrganizationCommands;
+  IdentityOrganizationCommands &
+  IdentityFederationReads;
 
 /** DI token of the {@link IdentityStore} port. */
 export const IdentityStore: unique symbol = Symbol('IdentityStore');
