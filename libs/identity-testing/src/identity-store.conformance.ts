@@ -11,6 +11,7 @@ import { federationStandingCases } from './conformance/federation-standing.cases
 import { invitationCases } from './conformance/invitation.cases.js';
 import { invitationAcceptanceCases } from './conformance/invitation-acceptance.cases.js';
 import { organizationCases } from './conformance/organization.cases.js';
+import { ownerRuleCases } from './conformance/owner-rule.cases.js';
 import { rateLimitCases } from './conformance/rate-limit.cases.js';
 import { readCases } from './conformance/reads.cases.js';
 import { recoveryCases } from './conformance/recovery.cases.js';
@@ -56,6 +57,7 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       invitationAcceptanceCases(world);
       auditStreamCases(world);
       organizationCases(world);
+      ownerRuleCases(world);
       ceremonyCases(world);
       credentialCases(world);
       authenticationCases(world);

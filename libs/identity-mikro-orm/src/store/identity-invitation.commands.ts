@@ -2,6 +2,7 @@ import type { IdentityInvitationAuditCommands, StoreFailureCode } from '@tessera
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { membershipColumns } from './identity-row.columns.js';
 import { invitationFromRow, membershipFromRow } from './identity-row.mappers.js';
+import { requireActiveOwner } from './identity-organization.commands.js';
 import { insertAudit } from './identity-session.commands.js';
 
 type MutateInput = Parameters<IdentityInvitationAuditCommands['mutateInvitation']>[0];
@@ -20,14 +21,22 @@ export class IdentityInvitationCommandHandlers implements IdentityInvitationAudi
   constructor(private readonly gateway: StoreGateway) {}
 
   /**
-   * CAS `pending` + version → `revoked`; a miss is re-read and classified. An expired invitation
+   * CAS `pending` + version → `revoked`; a miss is re-read and classified. An owner invitation
+   * revoked by a user re-checks that user's owner membership under lock. An expired invitation
    * is still stored as `pending` (expiry is never written) and can be revoked, which frees its
    * (organization, email) for a new invitation.
    */
   mutateInvitation(input: MutateInput): ReturnType<IdentityInvitationAuditCommands['mutateInvitation']> {
-    const { invitationId, organizationId, expectedVersion, at, audit } = input;
+    const { invitationId, organizationId, expectedVersion, at, audit, actorUserId } = input;
     return this.gateway.command(async (sql) => {
       if (!isUuid(invitationId) || !isUuid(organizationId)) abort('not_found');
+      if (actorUserId !== null) {
+        const [pending] = await sql(`select role from ${table('invitations')} where id = ? and organization_id = ?`, [
+          invitationId,
+          organizationId,
+        ]);
+        if (pending?.['role'] === 'owner') await requireActiveOwner(sql, organizationId, actorUserId);
+      }
       const [row] = await sql(
         `update ${table('invitations')}
             set state = 'revoked', revoked_at = ?, updated_at = ?, version = version + 1

@@ -18,7 +18,10 @@ export function invitationAcceptanceCases(world: ConformanceWorld): void {
     return unwrap(await world.store.createInvitation({ invitation, at, audit }));
   }
 
-  function revoke(invitation: InvitationRecord, over: { organizationId?: string; expectedVersion?: number } = {}) {
+  function revoke(
+    invitation: InvitationRecord,
+    over: { organizationId?: string; expectedVersion?: number; actorUserId?: string | null } = {},
+  ) {
     const at = world.clock.now();
     const audit = testAuditEvent({ action: 'invitation.revoked', at, organizationId: invitation.organizationId });
     const run = world.store.mutateInvitation({
@@ -26,6 +29,7 @@ export function invitationAcceptanceCases(world: ConformanceWorld): void {
       organizationId: over.organizationId ?? invitation.organizationId,
       expectedVersion: over.expectedVersion ?? invitation.version,
       change: { kind: 'revoke' },
+      actorUserId: over.actorUserId ?? null,
       at,
       audit,
     });

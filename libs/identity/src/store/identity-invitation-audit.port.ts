@@ -76,6 +76,8 @@ export interface IdentityInvitationAuditCommands {
     organizationId: string;
     expectedVersion: number;
     change: { readonly kind: 'revoke' };
+    /** The revoking user: an `owner` invitation re-checks their owner membership under lock (else `not_found`). */
+    actorUserId: string | null;
     at: Date;
     audit: AuditEventInput;
   }): Promise<StoreResult<InvitationRecord>>;

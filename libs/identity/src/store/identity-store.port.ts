@@ -150,6 +150,10 @@ export interface IdentityEnrollmentCommands {
       session: SessionRecord;
     }>
   >;
+  /**
+   * Inserts a `pending` invitation of an active organization + audit; an `owner` invitation issued
+   * by a user re-checks that user's active owner membership under lock (else `not_found`).
+   */
   createInvitation(input: {
     invitation: NewInvitation;
     at: Date;
