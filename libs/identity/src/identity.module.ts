@@ -25,6 +25,7 @@ import { IdentityService, logStartupFailure } from './identity.service.js';
 import { SessionValidationCache } from './sessions/session-validation.cache.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
 import { IdentityAudit } from './audit/audit.service.js';
+import { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
@@ -129,6 +130,7 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
     IdentityService,
     IdentityInvitations,
     IdentityAudit,
+    IdentityMaintenance,
     {
       provide: TESSERA_PIPELINE_MIDDLEWARE,
       inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],
@@ -142,6 +144,6 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IdentityInvitations, IdentityAudit, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance, IDENTITY_KERNEL],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

@@ -6,6 +6,7 @@ import { IdentityCredentialCommandHandlers } from './identity-credential.command
 import { IdentityCredentialReadQueries } from './identity-credential.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
 import { IdentityFederationReadQueries } from './identity-federation.reads.js';
+import { IdentityMaintenanceCommandHandlers } from './identity-maintenance.commands.js';
 import { IdentityInvitationAuditReadQueries } from './identity-invitation-audit.reads.js';
 import { IdentityInvitationCommandHandlers } from './identity-invitation.commands.js';
 import { IdentityOrganizationCommandHandlers } from './identity-organization.commands.js';
@@ -47,6 +48,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly organizationReads: IdentityOrganizationReadQueries;
   private readonly organizations: IdentityOrganizationCommandHandlers;
   private readonly federationReads: IdentityFederationReadQueries;
+  private readonly maintenance: IdentityMaintenanceCommandHandlers;
 
   /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
   constructor(source: MikroORM | EntityManager) {
@@ -66,6 +68,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.organizationReads = new IdentityOrganizationReadQueries(gateway);
     this.organizations = new IdentityOrganizationCommandHandlers(gateway);
     this.federationReads = new IdentityFederationReadQueries(gateway);
+    this.maintenance = new IdentityMaintenanceCommandHandlers(gateway);
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
@@ -167,4 +170,5 @@ export class MikroOrmIdentityStore implements IdentityStore {
 
   findFederatedSessionStanding: IdentityStore['findFederatedSessionStanding'] = (federation, userId) =>
     this.federationReads.findFederatedSessionStanding(federation, userId);
+  purgeExpiredRows: IdentityStore['purgeExpiredRows'] = (input) => this.maintenance.purgeExpiredRows(input);
 }

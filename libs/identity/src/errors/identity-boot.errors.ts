@@ -28,7 +28,8 @@ export type IdentityConfigRule =
   | 'forwarding'
   | 'capability_allowlist'
   | 'request_id_header'
-  | 'audit';
+  | 'audit'
+  | 'maintenance';
 
 /**
  * An invalid identity configuration, thrown at boot (never a client answer). The message says

@@ -49,6 +49,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   consumeChallenge: 'neutral',
   appendAuditEvent: 'neutral',
   purgeAuditEvents: 'neutral',
+  purgeExpiredRows: 'neutral',
   createInvitation: 'neutral',
   mutateInvitation: 'neutral',
   touchServiceCredential: 'neutral',

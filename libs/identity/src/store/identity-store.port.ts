@@ -1,6 +1,7 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
 import type { IdentityFederationReads } from './identity-federation.port.js';
+import type { IdentityMaintenanceCommands } from './identity-maintenance.port.js';
 import type { IdentityInvitationAuditPort } from './identity-invitation-audit.port.js';
 import type { IdentityOrganizationCommands, IdentityOrganizationReads } from './identity-organization.port.js';
 import type { IdentityServicePort } from './identity-service.port.js';
@@ -232,7 +233,8 @@ export type IdentityStore = IdentityStoreReads &
   IdentityServicePort &
   IdentityOrganizationReads &
   IdentityOrganizationCommands &
-  IdentityFederationReads;
+  IdentityFederationReads &
+  IdentityMaintenanceCommands;
 
 /** DI token of the {@link IdentityStore} port. */
 export const IdentityStore: unique symbol = Symbol('IdentityStore');
