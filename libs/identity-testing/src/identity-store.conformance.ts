@@ -10,6 +10,7 @@ import { environmentCases } from './conformance/environment.cases.js';
 import { federationStandingCases } from './conformance/federation-standing.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
 import { invitationAcceptanceCases } from './conformance/invitation-acceptance.cases.js';
+import { maintenanceCases } from './conformance/maintenance.cases.js';
 import { organizationCases } from './conformance/organization.cases.js';
 import { ownerRuleCases } from './conformance/owner-rule.cases.js';
 import { rateLimitCases } from './conformance/rate-limit.cases.js';
@@ -67,6 +68,7 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       readCases(world);
       federationStandingCases(world);
       rateLimitCases(world);
+      maintenanceCases(world);
     });
   });
 }
