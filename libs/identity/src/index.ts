@@ -53,6 +53,7 @@ export type {
   IdentityEnrollmentCommands,
   IdentityAuditCommands,
   IdentityEnvironmentCommands,
+  DatabaseEngine,
   EnvironmentRefusal,
   EnvironmentResult,
   NewSession,

@@ -141,6 +141,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   provisionEnvironment: IdentityStore['provisionEnvironment'] = (marker) =>
     this.auditEnvironment.provisionEnvironment(marker);
   verifyEnvironment: IdentityStore['verifyEnvironment'] = (marker) => this.auditEnvironment.verifyEnvironment(marker);
+  inspectDatabaseEngine: IdentityStore['inspectDatabaseEngine'] = () => this.auditEnvironment.inspectDatabaseEngine();
 
   findServiceIdentity: IdentityStore['findServiceIdentity'] = (id) => this.serviceReads.findServiceIdentity(id);
   listServiceIdentitiesForOrganization: IdentityStore['listServiceIdentitiesForOrganization'] = (organizationId) =>

@@ -43,6 +43,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   findServiceCredentialGrant: 'read',
   listMembershipsForOrganization: 'read',
   findFederatedSessionStanding: 'read',
+  inspectDatabaseEngine: 'read',
 
   touchIdentitySession: 'neutral',
   createChallenge: 'neutral',

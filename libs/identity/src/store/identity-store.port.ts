@@ -215,7 +215,16 @@ export interface IdentityEnvironmentCommands {
    * hold, every other operation fails with `internal`.
    */
   verifyEnvironment(marker: { environment: Environment; namespace: string }): Promise<EnvironmentResult>;
+  /**
+   * The engine behind the live connection, read from the server itself (`select version()`), not
+   * from configuration: `pglite` for embedded PGlite (WebAssembly), else `postgresql`. Rejects
+   * when the database cannot be reached.
+   */
+  inspectDatabaseEngine(): Promise<DatabaseEngine>;
 }
+
+/** What a store's live connection reaches. */
+export type DatabaseEngine = 'postgresql' | 'pglite';
 
 /**
  * The identity store port (identity-model §9): reads plus atomic commands, each one transaction.
