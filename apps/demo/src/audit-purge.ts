@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { IdentityAudit } from '@tessera/identity';
-import { positiveInteger, runDemoCommand } from './demo-command.js';
+import { batchOptions, runDemoCommand } from './demo-command.js';
 
 const USAGE = 'usage: node dist/apps/demo/src/audit-purge.js [--batch-size 1..500] [--max-batches <n>]';
 
@@ -10,16 +9,8 @@ const USAGE = 'usage: node dist/apps/demo/src/audit-purge.js [--batch-size 1..50
  * none remain or `--max-batches` ran, then prints one JSON line `{deletedCount, batches, hasMore}`.
  * Safe to repeat, e.g. from cron.
  */
-const OPTIONS = { 'batch-size': { type: 'string' }, 'max-batches': { type: 'string' } } as const;
-
 runDemoCommand(
-  () => {
-    const { values } = parseArgs({ options: OPTIONS });
-    return {
-      batchSize: positiveInteger(values['batch-size'], 'batch-size', USAGE),
-      maxBatches: positiveInteger(values['max-batches'], 'max-batches', USAGE) ?? Number.MAX_SAFE_INTEGER,
-    };
-  },
+  () => batchOptions(USAGE, Number.MAX_SAFE_INTEGER),
   async (app, { batchSize, maxBatches }) => {
     const audit = app.get(IdentityAudit);
     let deletedCount = 0;

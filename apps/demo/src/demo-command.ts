@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { parseArgs } from 'node:util';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
@@ -13,6 +14,19 @@ export function positiveInteger(value: string | undefined, name: string, usage: 
   if (value === undefined) return undefined;
   if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new Error(`--${name} must be a positive integer\n${usage}`);
   return Number(value);
+}
+
+/**
+ * The `--batch-size` / `--max-batches` options of a batched maintenance command.
+ *
+ * @example
+ * const { batchSize, maxBatches } = batchOptions(USAGE, 1000);
+ */
+export function batchOptions(usage: string, defaultMaxBatches: number): { batchSize?: number; maxBatches: number } {
+  const { values } = parseArgs({ options: { 'batch-size': { type: 'string' }, 'max-batches': { type: 'string' } } });
+  const batchSize = positiveInteger(values['batch-size'], 'batch-size', usage);
+  const maxBatches = positiveInteger(values['max-batches'], 'max-batches', usage) ?? defaultMaxBatches;
+  return batchSize === undefined ? { maxBatches } : { batchSize, maxBatches };
 }
 
 /**
