@@ -14,7 +14,6 @@ import {
 import {
   IdentityTestRows,
   SoftwareAuthenticator,
-  testUuidV7,
   type AssertionOverrides,
   type RegistrationOverrides,
   type TestRow,
