@@ -25,8 +25,9 @@ import { IdentityService, logStartupFailure } from './identity.service.js';
 import { SessionValidationCache } from './sessions/session-validation.cache.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
 import { IdentityAudit } from './audit/audit.service.js';
+import { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
-import { requireReady } from './runtime/identity-readiness.check.js';
+import { requireReady, requireServerDatabase } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
 import { ServiceCredentialResolver } from './service-identities/service-credential.resolver.js';
 import { SessionResolver } from './sessions/session-resolver.js';
@@ -43,10 +44,15 @@ const kernelProvider: Provider = {
   ): Promise<IdentityKernel> => {
     const config = createIdentityConfig(options.config);
     const runtime = options.runtime ?? createNodeIdentityRuntime();
-    const keys = await requireReady(runtime, config).catch((error: unknown) => {
-      if (error instanceof IdentityStartupError) logStartupFailure(error);
-      throw error;
-    });
+    const keys = await requireReady(runtime, config)
+      .then(async (ready) => {
+        if (options.unsafeAllowEmbeddedDatabase !== true) await requireServerDatabase(store, config);
+        return ready;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof IdentityStartupError) logStartupFailure(error);
+        throw error;
+      });
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
     const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
@@ -129,6 +135,7 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
     IdentityService,
     IdentityInvitations,
     IdentityAudit,
+    IdentityMaintenance,
     {
       provide: TESSERA_PIPELINE_MIDDLEWARE,
       inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],
@@ -142,6 +149,6 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IdentityInvitations, IdentityAudit, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance, IDENTITY_KERNEL],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

@@ -151,9 +151,25 @@ function databaseModule(database: BootDatabase): DynamicModule {
   return DatabaseModule.forRoot({ ...IDENTITY_DATABASE, url: database.url, migrate: database.migrate });
 }
 
+/**
+ * `true` when this run's test databases are embedded PGlite (no `DATABASE_URL` server): the
+ * hardened boots of these tests then ask for PGlite by name, since they test the other startup
+ * checks (the engine check itself is tested on a PGlite database in its own case).
+ */
+export const EMBEDDED_TEST_DATABASES = !process.env.DATABASE_URL;
+
 /** `IdentityModule.forRoot` with the MikroORM store (the shared PostgreSQL limiter). */
-export function identityForRoot(config: IdentityConfig, runtime: IdentityRuntime): DynamicModule {
-  return IdentityModule.forRoot({ config, runtime, store: IdentityMikroOrmModule.forRoot() });
+export function identityForRoot(
+  config: IdentityConfig,
+  runtime: IdentityRuntime,
+  unsafeAllowEmbeddedDatabase = EMBEDDED_TEST_DATABASES,
+): DynamicModule {
+  return IdentityModule.forRoot({
+    config,
+    runtime,
+    store: IdentityMikroOrmModule.forRoot(),
+    unsafeAllowEmbeddedDatabase,
+  });
 }
 
 /**

@@ -14,10 +14,10 @@ import {
 import {
   IdentityTestRows,
   SoftwareAuthenticator,
-  testUuidV7,
   type AssertionOverrides,
   type RegistrationOverrides,
   type TestRow,
+  seedFederation,
 } from '@tessera/identity-testing';
 import { bootIdentityApp, TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import {
@@ -239,20 +239,8 @@ async function federation(identity: IdentityTestApp, userId: string, at: Date) {
   const rows = rowsOf(identity);
   const organizationId = await rows.organization({ at });
   await rows.membership(organizationId, userId, { at });
-  const externalIdentityId = testUuidV7(at);
-  const providerKey = `oidc.${randomBytes(32).toString('base64url')}`;
-  await rows.insert('external_identities', {
-    id: externalIdentityId,
-    user_id: userId,
-    organization_id: organizationId,
-    provider: providerKey,
-    subject: `subject-${randomBytes(4).toString('hex')}`,
-    state: 'active',
-    created_at: at,
-    updated_at: at,
-    version: 0,
-  });
-  return { organizationId, providerKey, providerSessionEpoch: 0, externalIdentityId };
+  // An enabled provider control too: session resolution checks it (identity-http §2.1).
+  return seedFederation(rows, organizationId, userId, at);
 }
 
 /**

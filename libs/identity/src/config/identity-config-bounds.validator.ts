@@ -134,3 +134,18 @@ export function validateAudit(config: ResolvedIdentityConfig): void {
   oneOf('audit', 'audit.userAgent', config.audit.userAgent, ['omit', 'pseudonymize'] as const);
   integerIn('audit', 'audit.retentionDays', config.audit.retentionDays, 1, 3650, ' days');
 }
+
+/**
+ * Maintenance options: the interval `0` (off) or 30..86400 seconds, 1..5000 rows per batch,
+ * 1..1000 batches per run.
+ *
+ * @example
+ * validateMaintenance(resolveIdentityConfig({ ...input, maintenance: { intervalSeconds: 5 } })); // throws maintenance
+ */
+export function validateMaintenance(config: ResolvedIdentityConfig): void {
+  const { intervalSeconds, batchSize, maxBatchesPerRun } = config.maintenance;
+  if (intervalSeconds !== 0)
+    integerIn('maintenance', 'maintenance.intervalSeconds', intervalSeconds, 30, 86_400, ' seconds (or 0 for off)');
+  integerIn('maintenance', 'maintenance.batchSize', batchSize, 1, 5000, ' rows');
+  integerIn('maintenance', 'maintenance.maxBatchesPerRun', maxBatchesPerRun, 1, 1000, ' batches');
+}

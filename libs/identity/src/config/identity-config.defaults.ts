@@ -1,6 +1,7 @@
 import type { IdentityLifetimes, IdentityLimits } from './identity-bounds.config.js';
 import type {
   AuditConfig,
+  MaintenanceConfig,
   CapabilityAllowlists,
   ForwardingConfig,
   IdentityConfig,
@@ -109,6 +110,11 @@ const DEFAULT_CAPABILITIES: CapabilityAllowlists = Object.freeze({
   service: Object.freeze([]),
 });
 const DEFAULT_AUDIT: AuditConfig = Object.freeze({ userAgent: 'omit', retentionDays: 90 });
+const DEFAULT_MAINTENANCE: MaintenanceConfig = Object.freeze({
+  intervalSeconds: 300,
+  batchSize: 500,
+  maxBatchesPerRun: 20,
+});
 /**
  * Default request-id header name.
  *
@@ -132,6 +138,7 @@ const TOP_LEVEL_KEYS = [
   'storageNamespace',
   'capabilities',
   'audit',
+  'maintenance',
   'rateLimits',
   'requestIdHeader',
   'store',
@@ -221,6 +228,10 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
       'capabilities',
     ),
     audit: { ...DEFAULT_AUDIT, ...readSection(root['audit'], 'audit', ['userAgent', 'retentionDays'], false) },
+    maintenance: {
+      ...DEFAULT_MAINTENANCE,
+      ...readSection(root['maintenance'], 'maintenance', Object.keys(DEFAULT_MAINTENANCE), false),
+    },
     rateLimits: ratePolicies,
     requestIdHeader: root['requestIdHeader'] ?? DEFAULT_REQUEST_ID_HEADER,
     store: { kind: 'pglite', ...readSection(root['store'], 'store', ['kind'], false) },

@@ -2,6 +2,7 @@ import type { ResolvedIdentityConfig } from './identity.config.js';
 import { validateCapabilityAllowlists } from './identity-config-capabilities.validator.js';
 import {
   validateAudit,
+  validateMaintenance,
   validateLifetimes,
   validateLimits,
   validateRateLimits,
@@ -33,6 +34,7 @@ export function validateIdentityConfig(config: ResolvedIdentityConfig): Resolved
   validateForwarding(config);
   validateCapabilityAllowlists(config);
   validateAudit(config);
+  validateMaintenance(config);
   validateStoreAndHeaders(config);
   return config;
 }

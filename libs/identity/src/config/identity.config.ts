@@ -133,6 +133,23 @@ export interface AuditConfig {
 }
 
 /**
+ * The maintenance task (expired challenges, rate-limit buckets, replay receipts and federation
+ * transactions purged in bounded batches), run by every instance on a timer under one PostgreSQL
+ * advisory lock, so one instance at a time does the work.
+ *
+ * @example
+ * maintenance: { intervalSeconds: 600, batchSize: 1000, maxBatchesPerRun: 10 }
+ */
+export interface MaintenanceConfig {
+  /** Seconds between runs; `0` turns the timer off (run `npm run maintenance` from cron instead). @default 300; 0 or 30..86400 */
+  readonly intervalSeconds: number;
+  /** Rows deleted per table per batch (one short transaction). @default 500; 1..5000 */
+  readonly batchSize: number;
+  /** Batches one timed run may take before it yields to the next tick. @default 20; 1..1000 */
+  readonly maxBatchesPerRun: number;
+}
+
+/**
  * `IdentityModule` configuration as written by the application (`identity-model.md` §7.3);
  * optional sections take their defaults from `resolveIdentityConfig`.
  *
@@ -163,6 +180,7 @@ export interface IdentityConfig {
   storageNamespace?: string;
   capabilities?: Partial<CapabilityAllowlists>;
   audit?: Partial<AuditConfig>;
+  maintenance?: Partial<MaintenanceConfig>;
   /** Per-policy overrides; `false` disables a policy (development/test only). */
   rateLimits?: Partial<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
   /** @default 'X-Request-ID' */
@@ -192,6 +210,7 @@ export interface ResolvedIdentityConfig {
   readonly storageNamespace: string;
   readonly capabilities: CapabilityAllowlists;
   readonly audit: AuditConfig;
+  readonly maintenance: MaintenanceConfig;
   readonly rateLimits: Readonly<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
   readonly requestIdHeader: string;
   readonly store: { readonly kind: 'postgresql' | 'pglite' };

@@ -72,6 +72,7 @@ export function invitationRoutes(kernel: IdentityKernel, router: Router): Router
       organizationId,
       expectedVersion: invitation.version,
       change: { kind: 'revoke' },
+      actorUserId: context.principal.id,
       at,
       audit: kernel.audit.event(exchange, at, {
         actor: { type: 'user', userId: context.principal.id },

@@ -65,6 +65,7 @@ export function membershipRoutes(kernel: IdentityKernel, router: Router): Router
       expectedVersion: membership.version,
       change,
       revokeSessions: { reason: PRIVILEGE_CHANGE_REASON },
+      actorUserId: context.principal.id,
       at,
       audits: [
         kernel.audit.event(exchange, at, {
