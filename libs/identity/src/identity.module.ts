@@ -142,6 +142,6 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IdentityInvitations, IdentityAudit, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit],
 })
 export class IdentityModule extends ConfigurableModuleClass {}
