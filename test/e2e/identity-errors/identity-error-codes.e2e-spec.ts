@@ -177,6 +177,12 @@ describe('identity error envelope: each emitted code over HTTP', () => {
     );
   });
 
+  it('answers method_not_allowed (405 + Allow) to a known identity path with another method', async () => {
+    const res = await call(http().put('/identity/v1/me'));
+    expectEnvelope(res, 'method_not_allowed');
+    expect(res.headers['allow']).toBe('GET, HEAD');
+  });
+
   it('answers conflict to a second bootstrap with the right secret (already bootstrapped)', async () => {
     const again = await call(
       http()
@@ -377,7 +383,7 @@ describe('identity error envelope: registration_not_allowed', () => {
 
 describe('identity error catalogue coverage', () => {
   it('produced every emitted code, each with its fixed message and retryability', () => {
-    expect(EMITTED_IDENTITY_ERROR_CODES).toHaveLength(14);
+    expect(EMITTED_IDENTITY_ERROR_CODES).toHaveLength(15);
     expect([...produced].sort()).toEqual([...EMITTED_IDENTITY_ERROR_CODES].sort());
   });
 

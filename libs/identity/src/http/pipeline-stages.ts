@@ -5,6 +5,7 @@ import { IDENTITY_ATTRIBUTES } from './identity-exchange.js';
 import { respondIdentityError } from './identity-response.js';
 import { resolveClient, type ResolvedClient } from './client-address.js';
 import type { BlockList } from 'node:net';
+import { hasNonCanonicalIdentityPath } from './identity-router-errors.js';
 
 /**
  * Stage 1 (order 100): reuse a single valid request id header, else mint `req_` + b64url(16 B);
@@ -38,9 +39,9 @@ export function isIdentityOwnedPath(path: string): boolean {
 }
 
 /**
- * Stage 3 (order 250): resolves the client through trusted proxies and, when `enforce` is set
- * (staging/production), refuses identity-owned paths whose scheme + host differ from
- * `publicBaseUrl`'s with 400 `request_invalid`.
+ * Stage 3 (order 250): resolves the client through trusted proxies; refuses a non-canonical
+ * (percent-escaped) `/identity/` path and, when `enforce` is set (staging/production),
+ * identity-owned paths whose scheme + host differ from `publicBaseUrl`'s, with 400 `request_invalid`.
  */
 export function identityAuthorityCheck(options: {
   publicBaseUrl: string;
@@ -54,6 +55,7 @@ export function identityAuthorityCheck(options: {
     const client: ResolvedClient = resolveClient(exchange, options.trusted);
     exchange.attributes.set(IDENTITY_ATTRIBUTES.clientAddress, client.address);
     exchange.attributes.set(IDENTITY_ATTRIBUTES.trustedProxy, client.trustedProxy);
+    if (hasNonCanonicalIdentityPath(exchange.path)) return respondIdentityError(exchange, 'request_invalid');
     if (options.enforce && isIdentityOwnedPath(exchange.path) && (client.scheme !== scheme || client.host !== host)) {
       return respondIdentityError(exchange, 'request_invalid');
     }
