@@ -1,15 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import type { TestDatabase } from '@tessera/database';
 import { MikroORM } from '@mikro-orm/core';
-import {
-  issueSession,
-  type FrozenClock,
-  type IdentityConfig,
-  type IdentityModuleOptions,
-} from '@tessera/identity';
+import { issueSession, type FrozenClock, type IdentityConfig, type IdentityModuleOptions } from '@tessera/identity';
 import { IdentityTestRows } from '@tessera/identity-testing';
 import { bootIdentityHostApp } from './identity-host-app.js';
-import { identityKernelOf, type IdentityKernel } from './identity-kernel.js';
+import { identityKernelOf } from './identity-kernel.js';
 
 /** The origin the identity test apps are configured for (used as `Origin` on unsafe requests). */
 export const TEST_ORIGIN = 'http://localhost:3000';

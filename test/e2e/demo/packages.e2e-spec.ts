@@ -9,7 +9,7 @@ import { IdentityTestRows, SoftwareAuthenticator } from '@tessera/identity-testi
 import { AppModule } from '../../../apps/demo/src/app.module.js';
 import { TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import { passkeyOwner, post, type TestSession } from '../../support/passkey-client.js';
-import { identityKernelOf, type IdentityKernel } from '../../support/identity-kernel.js';
+import { identityKernelOf } from '../../support/identity-kernel.js';
 
 const BOOTSTRAP_SECRET = 'demo-bootstrap-secret-for-tests';
 

@@ -3,12 +3,7 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
-import {
-  IdentityInvitations,
-  issueSession,
-  type AuthenticationMethod,
-  type IdentityConfig,
-} from '@tessera/identity';
+import { IdentityInvitations, issueSession, type AuthenticationMethod, type IdentityConfig } from '@tessera/identity';
 import {
   IdentityTestRows,
   SoftwareAuthenticator,
