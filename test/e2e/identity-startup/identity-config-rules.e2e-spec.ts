@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, openDatabase, type OpenDatabase, type TestDatabase } from '@tessera/database';
+import type { OpenDatabase } from '@tessera/database';
 import { IdentityConfigError, type IdentityConfig, type IdentityConfigRule } from '@tessera/identity';
 import {
   bootIdentity,
   expectNoSecretIn,
   HARDENED_ORIGIN,
   hardenedConfig,
-  IDENTITY_DATABASE,
+  migratedIdentityDatabase,
   identityForRoot,
   runtimeWith,
   secretRef,
@@ -158,16 +158,15 @@ const CASES: readonly RuleCase[] = [
 ];
 
 describe('identity configuration rules fail startup closed in staging/production (IdentityModule over Nest)', () => {
-  let database: TestDatabase;
+  let shared: Awaited<ReturnType<typeof migratedIdentityDatabase>>;
   let db: OpenDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
+    shared = await migratedIdentityDatabase();
+    db = shared.db;
   });
   afterAll(async () => {
-    await db?.close();
-    await database?.close();
+    await shared?.close();
   });
 
   it.each(CASES)('refuses $name in $environment with $rule', async ({ environment, overrides, rule, message }) => {

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, openDatabase, type OpenDatabase, type TestDatabase } from '@tessera/database';
+import type { OpenDatabase } from '@tessera/database';
 import { IdentityConfigError, type IdentityConfig, type IdentityConfigRule } from '@tessera/identity';
 import { RouterModule } from '@tessera/web';
 import { EntityManager, MikroORM } from '@mikro-orm/core';
 import {
   CapturedLogger,
   hardenedConfig,
-  IDENTITY_DATABASE,
+  migratedIdentityDatabase,
   identityForRoot,
   runtimeWith,
   secretValues,
@@ -54,16 +54,15 @@ const PASTES: readonly {
 ];
 
 describe('a secret value pasted where a secret reference belongs is never echoed (issue 11 item 6)', () => {
-  let database: TestDatabase;
+  let shared: Awaited<ReturnType<typeof migratedIdentityDatabase>>;
   let db: OpenDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
+    shared = await migratedIdentityDatabase();
+    db = shared.db;
   });
   afterAll(async () => {
-    await db?.close();
-    await database?.close();
+    await shared?.close();
   });
 
   it.each(PASTES)('names the rule and option path, not the value, for $name', async ({ rule, path, paste }) => {

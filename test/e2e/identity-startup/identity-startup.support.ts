@@ -3,7 +3,13 @@ import { Module, type DynamicModule, type INestApplication, type LoggerService }
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { EntityManager, MikroORM } from '@mikro-orm/core';
-import { DatabaseModule, type DatabaseOptions } from '@tessera/database';
+import {
+  createTestDatabase,
+  DatabaseModule,
+  openDatabase,
+  type DatabaseOptions,
+  type OpenDatabase,
+} from '@tessera/database';
 import {
   createInMemorySecretResolver,
   createNodeIdentityRuntime,
@@ -98,6 +104,24 @@ export function runtimeWith(
   parts: Omit<NodeIdentityRuntimeOptions, 'secrets'> = {},
 ): IdentityRuntime {
   return createNodeIdentityRuntime({ ...parts, secrets: createInMemorySecretResolver(secrets) });
+}
+
+/**
+ * A fresh test database with the identity schema migrated, for the boots of one spec file.
+ *
+ * @example
+ * const shared = await migratedIdentityDatabase(); ... await shared.close();
+ */
+export async function migratedIdentityDatabase(): Promise<{ readonly db: OpenDatabase; close(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
+  return {
+    db,
+    async close() {
+      await db.close();
+      await database.close();
+    },
+  };
 }
 
 /** A Nest logger that keeps every line (the operator's view of a failed start). */
