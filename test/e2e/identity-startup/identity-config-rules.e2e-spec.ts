@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { OpenDatabase } from '@tessera/database';
+import { describe, expect, it } from '@jest/globals';
 import { IdentityConfigError, type IdentityConfig, type IdentityConfigRule } from '@tessera/identity';
 import {
   bootIdentity,
   expectNoSecretIn,
   HARDENED_ORIGIN,
   hardenedConfig,
-  migratedIdentityDatabase,
+  useMigratedIdentityDatabase,
   identityForRoot,
   runtimeWith,
   secretRef,
@@ -158,21 +157,12 @@ const CASES: readonly RuleCase[] = [
 ];
 
 describe('identity configuration rules fail startup closed in staging/production (IdentityModule over Nest)', () => {
-  let shared: Awaited<ReturnType<typeof migratedIdentityDatabase>>;
-  let db: OpenDatabase;
-
-  beforeAll(async () => {
-    shared = await migratedIdentityDatabase();
-    db = shared.db;
-  });
-  afterAll(async () => {
-    await shared?.close();
-  });
+  const database = useMigratedIdentityDatabase();
 
   it.each(CASES)('refuses $name in $environment with $rule', async ({ environment, overrides, rule, message }) => {
     const secrets = secretValues(environment);
     const outcome = await bootIdentity({
-      database: { orm: db.orm },
+      database: { orm: database().orm },
       identity: identityForRoot(hardenedConfig(environment, overrides), runtimeWith(secrets)),
     });
     expect(outcome.app).toBeUndefined();
@@ -189,7 +179,7 @@ describe('identity configuration rules fail startup closed in staging/production
     async (environment) => {
       const secrets = secretValues(environment);
       const outcome = await bootIdentity({
-        database: { orm: db.orm },
+        database: { orm: database().orm },
         identity: identityForRoot(hardenedConfig(environment), runtimeWith(secrets)),
       });
       // This shared database was never provisioned, so the environment marker is what stops it.

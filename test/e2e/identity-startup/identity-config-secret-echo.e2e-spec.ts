@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
-import type { OpenDatabase } from '@tessera/database';
 import { IdentityConfigError, type IdentityConfig, type IdentityConfigRule } from '@tessera/identity';
 import { RouterModule } from '@tessera/web';
 import { EntityManager, MikroORM } from '@mikro-orm/core';
 import {
   CapturedLogger,
   hardenedConfig,
-  migratedIdentityDatabase,
+  useMigratedIdentityDatabase,
   identityForRoot,
   runtimeWith,
   secretValues,
@@ -54,23 +53,14 @@ const PASTES: readonly {
 ];
 
 describe('a secret value pasted where a secret reference belongs is never echoed (issue 11 item 6)', () => {
-  let shared: Awaited<ReturnType<typeof migratedIdentityDatabase>>;
-  let db: OpenDatabase;
-
-  beforeAll(async () => {
-    shared = await migratedIdentityDatabase();
-    db = shared.db;
-  });
-  afterAll(async () => {
-    await shared?.close();
-  });
+  const database = useMigratedIdentityDatabase();
 
   it.each(PASTES)('names the rule and option path, not the value, for $name', async ({ rule, path, paste }) => {
     const secret = randomBytes(32).toString('base64url');
     const base = hardenedConfig('production');
     const config = { ...base, ...paste(secret, base) };
     const logger = new CapturedLogger();
-    const orm = db.orm;
+    const orm = database().orm;
     @Global()
     @Module({
       providers: [

@@ -1,4 +1,4 @@
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { Module, type DynamicModule, type INestApplication, type LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +9,7 @@ import {
   openDatabase,
   type DatabaseOptions,
   type OpenDatabase,
+  type TestDatabase,
 } from '@tessera/database';
 import {
   createInMemorySecretResolver,
@@ -107,21 +108,24 @@ export function runtimeWith(
 }
 
 /**
- * A fresh test database with the identity schema migrated, for the boots of one spec file.
+ * A fresh test database with the identity schema migrated, opened before the spec file's tests and
+ * closed after them; returns its accessor.
  *
  * @example
- * const shared = await migratedIdentityDatabase(); ... await shared.close();
+ * const database = useMigratedIdentityDatabase(); ... identityForRoot(...) over { orm: database().orm }
  */
-export async function migratedIdentityDatabase(): Promise<{ readonly db: OpenDatabase; close(): Promise<void> }> {
-  const database = await createTestDatabase();
-  const db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
-  return {
-    db,
-    async close() {
-      await db.close();
-      await database.close();
-    },
-  };
+export function useMigratedIdentityDatabase(): () => OpenDatabase {
+  let test: TestDatabase | undefined;
+  let db: OpenDatabase | undefined;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    db = await openDatabase({ ...IDENTITY_DATABASE, url: test.url, migrate: 'auto' });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await test?.close();
+  });
+  return () => db!;
 }
 
 /** A Nest logger that keeps every line (the operator's view of a failed start). */
