@@ -1,4 +1,4 @@
-import { Module, type INestApplication, type LoggerService, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplication, type LoggerService, type Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, DatabaseModule } from '@tessera/database';
@@ -31,6 +31,8 @@ export interface IdentityHostAppOptions {
   readonly logger?: LoggerService | false;
   /** Module-level integrations (platform authorizer, notification sink). @default {} */
   readonly moduleOptions?: IdentityTestModuleOptions;
+  /** Further modules of the host app (e.g. `CoreModule.forRoot(...)` beside identity). @default [] */
+  readonly imports?: DynamicModule[];
 }
 
 const NAMES = [
@@ -89,6 +91,7 @@ export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}):
         store: IdentityMikroOrmModule.forRoot(),
         ...options.moduleOptions,
       }),
+      ...(options.imports ?? []),
     ],
     controllers: options.controllers ?? [],
   })

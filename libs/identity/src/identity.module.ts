@@ -4,6 +4,7 @@ import {
   RouterRegistration,
   TESSERA_ERROR_MAPPER,
   TESSERA_PIPELINE_MIDDLEWARE,
+  TESSERA_ROUTER_ERROR_RENDERER,
   type PipelineMiddlewareContribution,
 } from '@tessera/web';
 import { AuditEventBuilder } from './audit/audit-event.builder.js';
@@ -14,6 +15,7 @@ import { identityMiddleware } from './http/identity.middleware.js';
 import { identityCsrfMiddleware } from './http/csrf.middleware.js';
 import { trustedProxyList } from './http/client-address.js';
 import { identityErrorMapper } from './http/identity-error.mapper.js';
+import { identityRouterErrorRenderer } from './http/identity-router-errors.js';
 import { answersCookieFailures, identityRouter } from './http/identity.router.js';
 import type { IdentityKernel } from './identity-kernel.js';
 import {
@@ -142,6 +144,7 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
       useFactory: pipelineStages,
     },
     { provide: TESSERA_ERROR_MAPPER, useValue: identityErrorMapper },
+    { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: identityRouterErrorRenderer },
     {
       provide: 'TesseraIdentityRouterRegistration',
       inject: [IDENTITY_KERNEL],
@@ -149,6 +152,6 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

@@ -168,8 +168,6 @@ export { IdentityModule } from './identity.module.js';
 export { IDENTITY_MODULE_OPTIONS } from './identity.module-definition.js';
 export type { IdentityModuleOptions, IdentityModuleExtras } from './identity.module-definition.js';
 export { IdentityService } from './identity.service.js';
-export { IDENTITY_KERNEL } from './identity.tokens.js';
-export type { IdentityKernel } from './identity-kernel.js';
 export { IdentityGuard } from './guards/identity.guard.js';
 export { IdentityExceptionFilter } from './guards/identity-exception.filter.js';
 export {

@@ -1,9 +1,16 @@
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { Module, type DynamicModule, type INestApplication, type LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { EntityManager, MikroORM } from '@mikro-orm/core';
-import { DatabaseModule, type DatabaseOptions } from '@tessera/database';
+import {
+  createTestDatabase,
+  DatabaseModule,
+  openDatabase,
+  type DatabaseOptions,
+  type OpenDatabase,
+  type TestDatabase,
+} from '@tessera/database';
 import {
   createInMemorySecretResolver,
   createNodeIdentityRuntime,
@@ -98,6 +105,27 @@ export function runtimeWith(
   parts: Omit<NodeIdentityRuntimeOptions, 'secrets'> = {},
 ): IdentityRuntime {
   return createNodeIdentityRuntime({ ...parts, secrets: createInMemorySecretResolver(secrets) });
+}
+
+/**
+ * A fresh test database with the identity schema migrated, opened before the spec file's tests and
+ * closed after them; returns its accessor.
+ *
+ * @example
+ * const database = useMigratedIdentityDatabase(); ... identityForRoot(...) over { orm: database().orm }
+ */
+export function useMigratedIdentityDatabase(): () => OpenDatabase {
+  let test: TestDatabase | undefined;
+  let db: OpenDatabase | undefined;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    db = await openDatabase({ ...IDENTITY_DATABASE, url: test.url, migrate: 'auto' });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await test?.close();
+  });
+  return () => db!;
 }
 
 /** A Nest logger that keeps every line (the operator's view of a failed start). */

@@ -3,14 +3,7 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
-import {
-  IDENTITY_KERNEL,
-  IdentityInvitations,
-  issueSession,
-  type AuthenticationMethod,
-  type IdentityConfig,
-  type IdentityKernel,
-} from '@tessera/identity';
+import { IdentityInvitations, issueSession, type AuthenticationMethod, type IdentityConfig } from '@tessera/identity';
 import {
   IdentityTestRows,
   SoftwareAuthenticator,
@@ -29,6 +22,7 @@ import {
   signIn,
   type TestSession,
 } from '../../support/passkey-client.js';
+import { identityKernelOf, type IdentityKernel } from '../../support/identity-kernel.js';
 
 /** The ceremony cookie clear every finish must send (identity-http §9.1). */
 export const CLEARED_CEREMONY_COOKIE = '__Host-tessera_ceremony=; Max-Age=0; Path=/; Secure; HttpOnly; SameSite=Strict';
@@ -61,7 +55,7 @@ export function rowsOf(identity: IdentityTestApp): IdentityTestRows {
 }
 
 export function kernelOf(identity: IdentityTestApp): IdentityKernel {
-  return identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+  return identityKernelOf(identity.app);
 }
 
 /** The error envelope without its request id. */

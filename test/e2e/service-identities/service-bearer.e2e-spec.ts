@@ -110,7 +110,6 @@ describe('service credentials as bearer tokens', () => {
     const [prefix, secret] = publisher.token.split('.') as [string, string];
     const flipped = `${prefix}.${secret.slice(0, -2)}${secret.endsWith('AA') ? 'BA' : 'AA'}`;
     const headers: (string | string[])[] = [
-      `Basic ${publisher.token}`,
       'Bearer',
       `Bearer  ${publisher.token}`,
       `Bearer ${publisher.token} extra`,
@@ -125,14 +124,24 @@ describe('service credentials as bearer tokens', () => {
       // Two headers (Node sends one line per array item; the middleware reads the raw headers).
       [`Bearer ${publisher.token}`, `Bearer ${publisher.token}`],
     ];
-    for (const header of headers) {
-      for (const path of [packages(owner.organizationId), '/identity/v1/me']) {
+    for (const [header, paths] of [
+      ...headers.map((h) => [h, [packages(owner.organizationId), '/identity/v1/me']] as const),
+      [`Basic ${publisher.token}`, ['/identity/v1/me']] as const,
+    ]) {
+      for (const path of paths) {
         const res = await request(identity.app.getHttpServer())
           .post(path)
           .set('authorization', header as string);
         expect([header, outcome(res)]).toEqual([header, { status: 401, code: 'invalid_credentials' }]);
       }
     }
+    // On a host route another scheme is the host's (identity-http §2.1): identity answers as to an anonymous caller.
+    const basic = await request(identity.app.getHttpServer())
+      .post(packages(owner.organizationId))
+      .set('authorization', `Basic ${publisher.token}`);
+    const anonymous = await request(identity.app.getHttpServer()).post(packages(owner.organizationId));
+    expect(outcome(basic)).toEqual(outcome(anonymous));
+    expect(outcome(basic).code).not.toBe('invalid_credentials');
     const both = await bearer(identity, 'post', packages(owner.organizationId), publisher.token).set(
       'cookie',
       session.cookie,

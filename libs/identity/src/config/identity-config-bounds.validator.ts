@@ -1,6 +1,6 @@
 import type { IdentityLifetimes, IdentityLimits } from './identity-bounds.config.js';
 import type { RateLimitPolicyName, ResolvedIdentityConfig } from './identity.config.js';
-import { fail, integerIn, isHardened, oneOf, show } from './identity-config.rules.js';
+import { fail, kindOf, integerIn, isHardened, oneOf } from './identity-config.rules.js';
 
 const DAY = 86_400;
 const KIB = 1024;
@@ -111,7 +111,7 @@ export function validateRateLimits(config: ResolvedIdentityConfig): void {
       continue;
     }
     if (policy === null || typeof policy !== 'object') {
-      fail('rate_limit_bounds', `rateLimits.${name} must be { limit, windowSeconds } or false (got ${show(policy)})`);
+      fail('rate_limit_bounds', `rateLimits.${name} must be { limit, windowSeconds } or false (got ${kindOf(policy)})`);
     }
     const { limit, windowSeconds } = policy as { limit: unknown; windowSeconds: unknown };
     integerIn('rate_limit_bounds', `rateLimits.${name}.limit`, limit, ...RATE_LIMIT_BOUNDS.limit);

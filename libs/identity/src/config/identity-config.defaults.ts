@@ -11,7 +11,7 @@ import type {
   ResolvedIdentityConfig,
   SessionCookieConfig,
 } from './identity.config.js';
-import { fail, show } from './identity-config.rules.js';
+import { fail, kindOf } from './identity-config.rules.js';
 import { copyArray, deepFreeze, mergeWithArrays, readSection } from './identity-config.shape.js';
 
 const DAY = 86_400;
@@ -166,7 +166,10 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
   const root = readSection(input, 'config', TOP_LEVEL_KEYS, true)!;
   const environment = root['environment'] as IdentityEnvironment;
   if (!IDENTITY_ENVIRONMENTS.includes(environment)) {
-    fail('invalid_option', `environment must be one of ${IDENTITY_ENVIRONMENTS.join(', ')} (got ${show(environment)})`);
+    fail(
+      'invalid_option',
+      `environment must be one of ${IDENTITY_ENVIRONMENTS.join(', ')} (got ${kindOf(environment)})`,
+    );
   }
   const rp = readSection(root['rp'], 'rp', ['id', 'name'], true)!;
   const secrets = readSection(root['secrets'], 'secrets', SECRET_KEYS, true)!;

@@ -94,7 +94,12 @@ export interface SessionCookieConfig {
 }
 
 /**
- * How the client address and scheme/host are determined (`identity-http.md` §9.2).
+ * How the client address and scheme/host are determined (`identity-http.md` §9.2). Behind
+ * trusted proxies, `X-Forwarded-For` and RFC 7239 `Forwarded` (`for=`) are walked right to left,
+ * skipping trusted addresses (`ip:port` and `[v6]:port` accepted); the first untrusted hop is the
+ * client. When a request carries both header families they must agree, or the request is
+ * attributed to the direct peer with the direct scheme and host; proxies should write one family
+ * and strip the other.
  *
  * @example
  * forwarding: { mode: 'trusted_cidrs', trustedCidrs: ['10.0.0.0/8'] }
@@ -102,7 +107,7 @@ export interface SessionCookieConfig {
 export interface ForwardingConfig {
   /** @default 'direct_only' */
   readonly mode: 'direct_only' | 'trusted_cidrs';
-  /** Proxies whose `X-Forwarded-*` headers count; empty unless `trusted_cidrs`. @default [] */
+  /** Proxies whose `X-Forwarded-*` / `Forwarded` headers count; empty unless `trusted_cidrs`. @default [] */
   readonly trustedCidrs: readonly string[];
 }
 
