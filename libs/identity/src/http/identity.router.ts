@@ -2,7 +2,8 @@ import { Router } from '@tessera/web';
 import type { IdentityKernel } from '../identity-kernel.js';
 import { clientConfigRoutes } from './routes/client-config.routes.js';
 import { enrollmentRoutes } from './routes/enrollment.routes.js';
-import { sessionRoutes } from './routes/session.routes.js';
+import { SESSION_ROUTES } from './routes/session.routes.js';
+import { anonymousRouteMatchers, mountRouteTables, type IdentityRouteTable } from './routes/route-table.js';
 import { adminRecoveryRoutes } from './routes/admin-recovery.routes.js';
 import { passkeyAuthenticationRoutes } from './routes/passkey-authentication.routes.js';
 import { passkeyManagementRoutes } from './routes/passkey-management.routes.js';
@@ -13,27 +14,34 @@ import { auditEventRoutes } from './routes/audit-events.routes.js';
 import { invitationRoutes } from './routes/invitation.routes.js';
 import { organizationRoutes } from './routes/organization.routes.js';
 
-/**
- * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1): a failing
- * session cookie is treated as absent there; everywhere else under `/identity/` it is answered.
- */
-const ANONYMOUS_ROUTES = new Set([
+/** Every identity route family's table (identity-http §4.1), in registration order. */
+const ROUTE_TABLES: readonly IdentityRouteTable[] = [SESSION_ROUTES];
+
+/** Routes not yet declared in a table that admit anonymous callers. */
+const LEGACY_ANONYMOUS_ROUTES = new Set([
   'POST /identity/v1/passkeys/authentication/start',
   'POST /identity/v1/passkeys/authentication/finish',
   'POST /identity/v1/recovery/codes/use',
   'POST /identity/v1/recovery/admin/tickets/redeem',
   'POST /identity/v1/invitations/enroll',
-  'POST /identity/v1/device/cancel',
   'POST /identity/v1/bootstrap',
   'GET /identity/v1/client-config',
   'HEAD /identity/v1/client-config',
 ]);
 
+/**
+ * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1), derived
+ * from the route tables: a failing session cookie is treated as absent there; everywhere else
+ * under `/identity/` it is answered.
+ */
+const ANONYMOUS_ROUTES = anonymousRouteMatchers(ROUTE_TABLES);
+
 /** `true` where a failing session cookie is answered rather than treated as absent. */
 export function answersCookieFailures(method: string, path: string): boolean {
   if (!path.startsWith('/identity/v1/')) return false;
   const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return !ANONYMOUS_ROUTES.has(`${method} ${normalised}`);
+  const key = `${method} ${normalised}`;
+  return !LEGACY_ANONYMOUS_ROUTES.has(key) && !ANONYMOUS_ROUTES.some((matcher) => matcher.test(key));
 }
 
 /**
@@ -44,7 +52,7 @@ export function answersCookieFailures(method: string, path: string): boolean {
  */
 export function identityRouter(kernel: IdentityKernel): Router {
   const router = new Router({ bodyLimitBytes: kernel.config.limits.jsonBodyBytes });
-  sessionRoutes(kernel, router);
+  mountRouteTables(kernel, router, ROUTE_TABLES);
   passkeyRegistrationRoutes(kernel, router);
   passkeyAuthenticationRoutes(kernel, router);
   passkeyManagementRoutes(kernel, router);

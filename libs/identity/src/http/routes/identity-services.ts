@@ -1,0 +1,18 @@
+import type { IdentityKernel } from '../../identity-kernel.js';
+import { IdentitySessions } from '../../sessions/session.service.js';
+
+/** The domain services identity routes call (one per domain), built once per router. */
+export interface IdentityServices {
+  readonly sessions: IdentitySessions;
+}
+
+/**
+ * Builds the domain services over one kernel.
+ *
+ * @example
+ * const services = identityServices(kernel);
+ */
+export function identityServices(kernel: IdentityKernel): IdentityServices {
+  const sessions = new IdentitySessions(kernel);
+  return { sessions };
+}
