@@ -5,9 +5,7 @@ import { enrollmentRoutes } from './routes/enrollment.routes.js';
 import { SESSION_ROUTES } from './routes/session.routes.js';
 import { anonymousRouteMatchers, mountRouteTables, type IdentityRouteTable } from './routes/route-table.js';
 import { adminRecoveryRoutes } from './routes/admin-recovery.routes.js';
-import { passkeyAuthenticationRoutes } from './routes/passkey-authentication.routes.js';
-import { passkeyManagementRoutes } from './routes/passkey-management.routes.js';
-import { passkeyRegistrationRoutes } from './routes/passkey-registration.routes.js';
+import { PASSKEY_ROUTES } from './routes/passkey.routes.js';
 import { recoveryRoutes } from './routes/recovery.routes.js';
 import { serviceIdentityRoutes } from './routes/service-identity.routes.js';
 import { auditEventRoutes } from './routes/audit-events.routes.js';
@@ -15,12 +13,10 @@ import { invitationRoutes } from './routes/invitation.routes.js';
 import { organizationRoutes } from './routes/organization.routes.js';
 
 /** Every identity route family's table (identity-http §4.1), in registration order. */
-const ROUTE_TABLES: readonly IdentityRouteTable[] = [SESSION_ROUTES];
+const ROUTE_TABLES: readonly IdentityRouteTable[] = [SESSION_ROUTES, PASSKEY_ROUTES];
 
 /** Routes not yet declared in a table that admit anonymous callers. */
 const LEGACY_ANONYMOUS_ROUTES = new Set([
-  'POST /identity/v1/passkeys/authentication/start',
-  'POST /identity/v1/passkeys/authentication/finish',
   'POST /identity/v1/recovery/codes/use',
   'POST /identity/v1/recovery/admin/tickets/redeem',
   'POST /identity/v1/invitations/enroll',
@@ -53,9 +49,6 @@ export function answersCookieFailures(method: string, path: string): boolean {
 export function identityRouter(kernel: IdentityKernel): Router {
   const router = new Router({ bodyLimitBytes: kernel.config.limits.jsonBodyBytes });
   mountRouteTables(kernel, router, ROUTE_TABLES);
-  passkeyRegistrationRoutes(kernel, router);
-  passkeyAuthenticationRoutes(kernel, router);
-  passkeyManagementRoutes(kernel, router);
   recoveryRoutes(kernel, router);
   adminRecoveryRoutes(kernel, router);
   enrollmentRoutes(kernel, router);

@@ -17,7 +17,7 @@ import { respondIdentityJson } from '../identity-response.js';
 import { ticketView } from '../identity-views.js';
 import { isUuidV7 } from '../request-fields.js';
 import { callerGate, rateLimited, readIdentityBody, requestTime, requireContext, storeRead } from '../route-kit.js';
-import { requireStep } from './passkey-management.routes.js';
+import { requireStep } from './step-up.js';
 import { mintSession, respondSessionCreated } from './session-grant.js';
 
 const USER = callerGate({ user: true });

@@ -1,9 +1,11 @@
 import type { IdentityKernel } from '../../identity-kernel.js';
+import { IdentityPasskeys } from '../../passkeys/passkey.service.js';
 import { IdentitySessions } from '../../sessions/session.service.js';
 
 /** The domain services identity routes call (one per domain), built once per router. */
 export interface IdentityServices {
   readonly sessions: IdentitySessions;
+  readonly passkeys: IdentityPasskeys;
 }
 
 /**
@@ -14,5 +16,5 @@ export interface IdentityServices {
  */
 export function identityServices(kernel: IdentityKernel): IdentityServices {
   const sessions = new IdentitySessions(kernel);
-  return { sessions };
+  return { sessions, passkeys: new IdentityPasskeys(kernel, sessions) };
 }

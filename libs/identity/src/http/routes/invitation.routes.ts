@@ -9,7 +9,7 @@ import { invitationView } from '../identity-views.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { callerGate, readIdentityBody, requestTime, requireContext, storeRead } from '../route-kit.js';
 import { acceptInvitation } from './invitation-accept.js';
-import { requireStep } from './passkey-management.routes.js';
+import { requireStep } from './step-up.js';
 import { organizationFailure, pathUuid, requireOrganizationScope } from './organization-scope.js';
 
 const USER = callerGate({ user: true });

@@ -14,7 +14,7 @@ import {
   requireOrganizationScope,
   type OrganizationScope,
 } from './organization-scope.js';
-import { requireStep } from './passkey-management.routes.js';
+import { requireStep } from './step-up.js';
 
 const USER = callerGate({ user: true });
 const ROLE_BODY = { role: { kind: 'text', min: 1, max: 16 } } as const;

@@ -16,7 +16,7 @@ import {
   pathUuid,
   requireOrganizationScope,
 } from './organization-scope.js';
-import { requireStep } from './passkey-management.routes.js';
+import { requireStep } from './step-up.js';
 
 const USER = callerGate({ user: true });
 const CREATE_BODY = { name: { kind: 'text', min: 1, max: 200 }, slug: { kind: 'slug' } } as const;

@@ -14,7 +14,7 @@ import {
   requireContext,
   storeRead,
 } from '../route-kit.js';
-import { requireStep } from './passkey-management.routes.js';
+import { requireStep } from './step-up.js';
 import { mintSession, respondSessionCreated } from './session-grant.js';
 
 const USER = callerGate({ user: true });

@@ -13,7 +13,7 @@ import { generateUuidV7 } from '../../tokens/uuid-v7.generator.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { callerGate, readIdentityJson, requestTime, requireContext, storeRead } from '../route-kit.js';
 import { organizationFailure, pathUuid, requireOrganizationScope } from './organization-scope.js';
-import { requireStep } from './passkey-management.routes.js';
+import { requireStep } from './step-up.js';
 import {
   newServiceCredential,
   ownedServiceCredential,
