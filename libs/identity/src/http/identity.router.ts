@@ -4,21 +4,18 @@ import { clientConfigRoutes } from './routes/client-config.routes.js';
 import { enrollmentRoutes } from './routes/enrollment.routes.js';
 import { SESSION_ROUTES } from './routes/session.routes.js';
 import { anonymousRouteMatchers, mountRouteTables, type IdentityRouteTable } from './routes/route-table.js';
-import { adminRecoveryRoutes } from './routes/admin-recovery.routes.js';
 import { PASSKEY_ROUTES } from './routes/passkey.routes.js';
-import { recoveryRoutes } from './routes/recovery.routes.js';
+import { RECOVERY_ROUTES } from './routes/recovery.routes.js';
 import { serviceIdentityRoutes } from './routes/service-identity.routes.js';
 import { auditEventRoutes } from './routes/audit-events.routes.js';
 import { invitationRoutes } from './routes/invitation.routes.js';
 import { organizationRoutes } from './routes/organization.routes.js';
 
 /** Every identity route family's table (identity-http §4.1), in registration order. */
-const ROUTE_TABLES: readonly IdentityRouteTable[] = [SESSION_ROUTES, PASSKEY_ROUTES];
+const ROUTE_TABLES: readonly IdentityRouteTable[] = [SESSION_ROUTES, PASSKEY_ROUTES, RECOVERY_ROUTES];
 
 /** Routes not yet declared in a table that admit anonymous callers. */
 const LEGACY_ANONYMOUS_ROUTES = new Set([
-  'POST /identity/v1/recovery/codes/use',
-  'POST /identity/v1/recovery/admin/tickets/redeem',
   'POST /identity/v1/invitations/enroll',
   'POST /identity/v1/bootstrap',
   'GET /identity/v1/client-config',
@@ -49,8 +46,6 @@ export function answersCookieFailures(method: string, path: string): boolean {
 export function identityRouter(kernel: IdentityKernel): Router {
   const router = new Router({ bodyLimitBytes: kernel.config.limits.jsonBodyBytes });
   mountRouteTables(kernel, router, ROUTE_TABLES);
-  recoveryRoutes(kernel, router);
-  adminRecoveryRoutes(kernel, router);
   enrollmentRoutes(kernel, router);
   clientConfigRoutes(kernel, router);
   serviceIdentityRoutes(kernel, router);

@@ -20,8 +20,7 @@ import type { IdentityContext } from '../context/identity-context.js';
 import type { RequestFacts } from '../context/identity-call.js';
 import { decodeBody, isUuidV7 } from '../http/request-fields.js';
 import { storeRead } from '../http/route-kit.js';
-import type { IssuedSession } from '../sessions/session-issuer.js';
-import type { IdentitySessions } from '../sessions/session.service.js';
+import type { IdentitySessions, MintedSession } from '../sessions/session.service.js';
 
 const FINISH_FIELDS = {
   ceremonyId: { kind: 'uuidv7' },
@@ -58,10 +57,7 @@ export function stepUpSource(session: SessionRecord): string {
 export const SIGN_IN_SOURCE = 'sign_in';
 
 /** A finished assertion: the minted session (its cookie token) and its stored row. */
-export interface AssertionResult {
-  readonly issued: IssuedSession;
-  readonly session: SessionRecord;
-}
+export type AssertionResult = MintedSession;
 
 /**
  * Finish of a passkey sign-in (route 5) or step-up (route 7): ceremony claimed and consumed on

@@ -20,6 +20,12 @@ export interface SessionLabels {
   readonly devicePlatform?: string | undefined;
 }
 
+/** A minted session (its cookie and CSRF secrets) and its stored row, for the route to grant. */
+export interface MintedSession {
+  readonly issued: IssuedSession;
+  readonly session: SessionRecord;
+}
+
 /** Authentication methods that yield a restricted (recovery-assurance) session. */
 export type RestrictedMethod = Extract<
   AuthenticationMethod,

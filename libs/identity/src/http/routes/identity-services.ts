@@ -1,11 +1,13 @@
 import type { IdentityKernel } from '../../identity-kernel.js';
 import { IdentityPasskeys } from '../../passkeys/passkey.service.js';
+import { IdentityRecovery } from '../../recovery/recovery.service.js';
 import { IdentitySessions } from '../../sessions/session.service.js';
 
 /** The domain services identity routes call (one per domain), built once per router. */
 export interface IdentityServices {
   readonly sessions: IdentitySessions;
   readonly passkeys: IdentityPasskeys;
+  readonly recovery: IdentityRecovery;
 }
 
 /**
@@ -16,5 +18,9 @@ export interface IdentityServices {
  */
 export function identityServices(kernel: IdentityKernel): IdentityServices {
   const sessions = new IdentitySessions(kernel);
-  return { sessions, passkeys: new IdentityPasskeys(kernel, sessions) };
+  return {
+    sessions,
+    passkeys: new IdentityPasskeys(kernel, sessions),
+    recovery: new IdentityRecovery(kernel, sessions),
+  };
 }
