@@ -1,6 +1,9 @@
 import type { IdentityKernel } from '../../identity-kernel.js';
+import { IdentityInvitationLifecycle } from '../../invitations/invitation-lifecycle.service.js';
+import { IdentityOrganizations } from '../../organizations/organization.service.js';
 import { IdentityPasskeys } from '../../passkeys/passkey.service.js';
 import { IdentityRecovery } from '../../recovery/recovery.service.js';
+import { IdentityServiceIdentities } from '../../service-identities/service-identity.service.js';
 import { IdentitySessions } from '../../sessions/session.service.js';
 
 /** The domain services identity routes call (one per domain), built once per router. */
@@ -8,10 +11,14 @@ export interface IdentityServices {
   readonly sessions: IdentitySessions;
   readonly passkeys: IdentityPasskeys;
   readonly recovery: IdentityRecovery;
+  readonly invitations: IdentityInvitationLifecycle;
+  readonly organizations: IdentityOrganizations;
+  readonly serviceIdentities: IdentityServiceIdentities;
 }
 
 /**
- * Builds the domain services over one kernel.
+ * Builds the domain services over one kernel; every one shares the sessions service (step-up rule,
+ * session minting).
  *
  * @example
  * const services = identityServices(kernel);
@@ -22,5 +29,8 @@ export function identityServices(kernel: IdentityKernel): IdentityServices {
     sessions,
     passkeys: new IdentityPasskeys(kernel, sessions),
     recovery: new IdentityRecovery(kernel, sessions),
+    invitations: new IdentityInvitationLifecycle(kernel, sessions),
+    organizations: new IdentityOrganizations(kernel, sessions),
+    serviceIdentities: new IdentityServiceIdentities(kernel, sessions),
   };
 }

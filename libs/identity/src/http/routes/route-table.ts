@@ -14,13 +14,14 @@ export type IdentityRouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * How a route's JSON body is decoded (stage 9): a decoder returning `undefined` for anything it
- * refuses (400 `request_invalid`). {@link fields} makes one from field rules; `(json) => json`
+ * refuses (400 `request_invalid`); the kernel gives it configured bounds. {@link fields} makes one from field rules; `(json) => json`
  * hands the strict-JSON value to a handler that decodes it itself.
  */
-export type BodyDecoder<B> = (json: unknown) => B | undefined;
+export type BodyDecoder<B> = (json: unknown, kernel: IdentityKernel) => B | undefined;
 
 /**
- * The decoder of a body with field rules (`request-fields.ts`).
+ * The decoder of a body with field rules (`request-fields.ts`). Declare it as a constant outside
+ * the table row, so that the row's handler infers the decoded type.
  *
  * @example
  * body: fields({ name: { kind: 'text', min: 1, max: 200 } })
@@ -88,7 +89,7 @@ export function route<B = unknown>(definition: IdentityRoute<B>): IdentityRoute<
 
 async function decode<B>(kernel: IdentityKernel, exchange: Exchange, decoder: BodyDecoder<B> | undefined): Promise<B> {
   const json = await readIdentityJson(kernel, exchange);
-  const decoded = decoder === undefined ? decodeBody(json, {}) : decoder(json);
+  const decoded = decoder === undefined ? decodeBody(json, {}) : decoder(json, kernel);
   if (decoded === undefined) throw new IdentityError('request_invalid');
   return decoded as B;
 }
