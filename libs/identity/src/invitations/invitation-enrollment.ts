@@ -3,7 +3,7 @@ import { IDENTITY_FIXED_LIFETIMES } from '../config/identity-bounds.config.js';
 import { IdentityError } from '../errors/identity.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import { storeRead } from '../http/route-kit.js';
-import type { IdentitySessions, MintedSession } from '../sessions/session.service.js';
+import { credentialRefusal, type IdentitySessions, type MintedSession } from '../sessions/session.service.js';
 import type { InvitationRecord, MembershipRecord, UserRecord } from '../store/identity-records.js';
 import { encodeBase64Url } from '../tokens/base64url.codec.js';
 import { digestInvitationToken, parseInvitationToken } from '../tokens/secret-token.format.js';
@@ -89,12 +89,7 @@ export async function enrollInvitation(
     });
     if (result.ok || result.code !== 'not_found') break;
   }
-  if (result === undefined || !result.ok) {
-    const code = result?.code;
-    throw new IdentityError(
-      code === 'unavailable' || code === 'internal' ? 'service_unavailable' : 'invalid_credentials',
-    );
-  }
+  if (result === undefined || !result.ok) throw credentialRefusal(result?.code);
   const { user, membership, session } = result.value;
   return { user, membership, issued, session };
 }

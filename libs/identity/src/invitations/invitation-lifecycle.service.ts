@@ -5,7 +5,7 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { storeRead } from '../http/route-kit.js';
 import { ROLE_RANK } from '../organizations/capabilities.js';
 import { organizationFailure, requireOrganizationScope } from '../organizations/organization-scope.js';
-import type { IdentitySessions } from '../sessions/session.service.js';
+import { credentialRefusal, type IdentitySessions } from '../sessions/session.service.js';
 import type { InvitationRecord, MembershipRecord, OrganizationRole } from '../store/identity-records.js';
 import { parseInvitationToken } from '../tokens/secret-token.format.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
@@ -108,10 +108,7 @@ export class IdentityInvitationLifecycle {
         event('membership.created', { type: 'membership', id: membershipId }),
       ],
     });
-    if (!result.ok) {
-      const outage = result.code === 'unavailable' || result.code === 'internal';
-      throw new IdentityError(outage ? 'service_unavailable' : 'invalid_credentials');
-    }
+    if (!result.ok) throw credentialRefusal(result.code);
     return result.value.membership;
   }
 

@@ -1,4 +1,3 @@
-import type { Exchange } from '@tessera/web';
 import { isRestricted } from '../context/identity-context.js';
 import { IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
 import { mapStoreError, type StoreErrorCode } from '../errors/store.errors.js';

@@ -1,4 +1,3 @@
-import type { Exchange } from '@tessera/web';
 import { generateRegistrationOptions } from '@simplewebauthn/server';
 import { IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
 import { mapStoreError } from '../errors/store.errors.js';
@@ -10,7 +9,6 @@ import {
   endFailedCeremony,
   challengeDigestBytes,
   claimCeremony,
-  CLEARS_CEREMONY,
   payloadDigest,
   rejectCeremony,
   startCeremony,

@@ -9,7 +9,12 @@ import { decodeBase64Url, encodeBase64Url } from '../tokens/base64url.codec.js';
 import { timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { storeRead } from '../http/route-kit.js';
-import type { IdentitySessions, MintedSession, SessionLabels } from '../sessions/session.service.js';
+import {
+  credentialRefusal,
+  type IdentitySessions,
+  type MintedSession,
+  type SessionLabels,
+} from '../sessions/session.service.js';
 
 type Outcome = 'succeeded' | 'denied' | 'failed';
 
@@ -148,10 +153,7 @@ export class AdministrativeRecoveryTickets {
       session: issued.session,
       audits: [this.event(facts, userId, 'recovery.admin_ticket_used', ticket.id)],
     });
-    if (!result.ok) {
-      const unavailable = result.code === 'unavailable' || result.code === 'internal';
-      throw new IdentityError(unavailable ? 'service_unavailable' : 'invalid_credentials');
-    }
+    if (!result.ok) throw credentialRefusal(result.code);
     return { issued, session: result.value.session };
   }
 

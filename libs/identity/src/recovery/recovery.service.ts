@@ -3,7 +3,12 @@ import { IdentityError } from '../errors/identity.errors.js';
 import { mapStoreError } from '../errors/store.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import { storeRead } from '../http/route-kit.js';
-import type { IdentitySessions, MintedSession, SessionLabels } from '../sessions/session.service.js';
+import {
+  credentialRefusal,
+  type IdentitySessions,
+  type MintedSession,
+  type SessionLabels,
+} from '../sessions/session.service.js';
 import { AdministrativeRecoveryTickets } from './admin-recovery.tickets.js';
 import { generateRecoveryCodes, parseRecoveryCode, recoveryCodeMatches } from './recovery-tokens.js';
 
@@ -79,10 +84,7 @@ export class IdentityRecovery {
         target: { type: 'user', id: stored.userId },
       }),
     });
-    if (!result.ok) {
-      const unavailable = result.code === 'unavailable' || result.code === 'internal';
-      throw new IdentityError(unavailable ? 'service_unavailable' : 'invalid_credentials');
-    }
+    if (!result.ok) throw credentialRefusal(result.code);
     return { issued, session: result.value.session };
   }
 }

@@ -1,7 +1,7 @@
 import type { IdentityCall } from '../context/identity-call.js';
 import type { IdentityContext } from '../context/identity-context.js';
 import { IdentityError } from '../errors/identity.errors.js';
-import { mapStoreError } from '../errors/store.errors.js';
+import { mapStoreError, type StoreErrorCode } from '../errors/store.errors.js';
 import { decideRecentPasskey } from '../guards/identity-decisions.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import type { AuthenticationMethod, SessionRecord, UserRecord } from '../store/identity-records.js';
@@ -12,6 +12,19 @@ import { issueSession, type IssuedSession, type SessionIssue } from './session-i
 export function unwrap<T>(result: StoreResult<T>): T {
   if (result.ok) return result.value;
   throw new IdentityError(mapStoreError(result.code, 'identity'));
+}
+
+/**
+ * A refused credential command (a code, ticket or invitation that lost a race or no longer
+ * qualifies): 503 `service_unavailable` for an outage, else the same 401 `invalid_credentials`
+ * as any other credential problem.
+ *
+ * @example
+ * if (!result.ok) throw credentialRefusal(result.code);
+ */
+export function credentialRefusal(code: StoreErrorCode | undefined): IdentityError {
+  const outage = code === 'unavailable' || code === 'internal';
+  return new IdentityError(outage ? 'service_unavailable' : 'invalid_credentials');
 }
 
 /** Device labels a sign-in may carry onto its new session. */
