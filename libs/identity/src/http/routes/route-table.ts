@@ -9,13 +9,14 @@ import { decodeBody, isUuidV7, type BodySchema, type DecodedBody } from '../requ
 import { callerGate, rateLimited, readIdentityJson, requestTime, type CallerClasses } from '../route-kit.js';
 import { identityServices, type IdentityServices } from './identity-services.js';
 
-/** HTTP methods an identity route may declare (a GET route also answers HEAD). */
-export type IdentityRouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** HTTP methods an identity route may declare (a GET route also answers HEAD; PUT is for SCIM). */
+export type IdentityRouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * How a route's JSON body is decoded (stage 9): a decoder returning `undefined` for anything it
- * refuses (400 `request_invalid`); the kernel gives it configured bounds. {@link fields} makes one from field rules; `(json) => json`
- * hands the strict-JSON value to a handler that decodes it itself.
+ * refuses (400 `request_invalid`); the kernel gives it configured bounds. {@link fields} makes one
+ * from field rules; `(json) => json` hands the strict-JSON value to a handler that decodes it
+ * itself (a ceremony finish, which must end the ceremony on a bad body).
  */
 export type BodyDecoder<B> = (json: unknown, kernel: IdentityKernel) => B | undefined;
 
@@ -53,12 +54,29 @@ export interface RouteCall<B> {
 /**
  * One identity route as data. Stages run in this order: `available` (404 when `false`), `before`
  * (middleware that must act whatever the outcome, e.g. clearing the ceremony cookie), the caller
- * gate of `callers` (stage 7, 401), the limiter of `rateLimit` (stage 8, 429/503), then `handle`,
- * which parses input, calls a service and renders. Future families (device, federation, SCIM)
- * declare their routes the same way.
+ * gate of `callers` (stage 7, 401), the limiter of `rateLimit` (stage 8, 429/503), then `handle`.
+ *
+ * How a family is written (sessions, passkeys, recovery, organizations, invitations, service
+ * identities today; device, federation and SCIM next): one `<family>.routes.ts` exporting one
+ * {@link IdentityRouteTable}, added to `ROUTE_TABLES` in `identity.router.ts` (which also derives
+ * the anonymous-route set from `callers.anonymous`); one service per domain under
+ * `src/<domain>/`, added to `IdentityServices`, holding the orchestration (store commands, audit,
+ * tenancy and step-up checks via `IdentitySessions`). A handler only parses input (`call.uuid`,
+ * `call.body`), calls the service with `call.caller()` (or `call` for an anonymous caller) and
+ * renders the answer (status, views, cookies).
  *
  * @example
- * route({ method: 'GET', path: '/identity/v1/me', callers: { user: true }, handle: async (call) => render(call) });
+ * route({
+ *   method: 'POST',
+ *   path: '/identity/v1/device/deny',
+ *   callers: { user: true },
+ *   rateLimit: { policy: 'device_user_code', key: 'user' },
+ *   body: DENY_BODY,
+ *   handle: async (call) => {
+ *     const { userCode } = await call.body();
+ *     respondIdentityJson(call.exchange, 200, grantView(await call.services.device.deny(call.caller(), userCode)));
+ *   },
+ * });
  */
 export interface IdentityRoute<B = unknown> {
   readonly method: IdentityRouteMethod;
