@@ -1,3 +1,5 @@
+import { encodeAuditCursor } from '../audit/audit-cursor.js';
+import type { AuditQuery } from '../audit/audit-query.js';
 import type { IdentityCall } from '../context/identity-call.js';
 import type { IdentityContext } from '../context/identity-context.js';
 import { IdentityError } from '../errors/identity.errors.js';
@@ -5,7 +7,7 @@ import { mapStoreError } from '../errors/store.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import { storeRead } from '../http/route-kit.js';
 import type { IdentitySessions } from '../sessions/session.service.js';
-import type { MembershipRecord, OrganizationRecord } from '../store/identity-records.js';
+import type { AuditEventRecord, MembershipRecord, OrganizationRecord } from '../store/identity-records.js';
 import type { OrganizationChange } from '../store/identity-organization.port.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { IdentityBootstrap } from './bootstrap.service.js';
@@ -94,6 +96,30 @@ export class IdentityOrganizations {
     const { organization } = requireOrganizationScope(call.context, organizationId, 'organization.delete');
     this.sessions.requireStep(call.context);
     return this.mutate(call, organization, { kind: 'delete' });
+  }
+
+  /**
+   * Route 29 (identity-http §4.4): one page of the organization's audit stream for a caller with
+   * `audit.read` there (404 otherwise); only then is a cursor of another organization refused (400).
+   */
+  async auditPage(
+    context: IdentityContext,
+    organizationId: string,
+    query: AuditQuery,
+  ): Promise<{ events: AuditEventRecord[]; nextCursor?: string }> {
+    requireOrganizationScope(context, organizationId, 'audit.read');
+    const cursor = query.cursor;
+    if (cursor !== undefined && cursor.organizationId !== organizationId) throw new IdentityError('request_invalid');
+    const page = await storeRead(() =>
+      this.kernel.store.listAuditEventsForOrganization(organizationId, {
+        limit: query.limit,
+        ...(cursor === undefined ? {} : { after: { occurredAt: cursor.occurredAt, id: cursor.eventId } }),
+      }),
+    );
+    const last = page.events.at(-1);
+    if (!page.hasMore || last === undefined) return { events: page.events };
+    const nextCursor = encodeAuditCursor({ organizationId, occurredAt: last.occurredAt, eventId: last.id });
+    return { events: page.events, nextCursor };
   }
 
   private async mutate(

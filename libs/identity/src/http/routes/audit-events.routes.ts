@@ -1,10 +1,7 @@
-import { encodeAuditCursor } from '../../audit/audit-cursor.js';
 import { auditEventView } from '../../audit/audit-event.view.js';
 import { parseAuditQuery } from '../../audit/audit-query.js';
 import { IdentityError } from '../../errors/identity.errors.js';
-import { requireOrganizationScope } from '../../organizations/organization-scope.js';
 import { respondIdentityJson } from '../identity-response.js';
-import { storeRead } from '../route-kit.js';
 import { route, type IdentityRouteTable } from './route-table.js';
 
 /**
@@ -19,26 +16,15 @@ export const AUDIT_EVENT_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: '/identity/v1/organizations/:orgId/audit-events',
     callers: { user: true },
-    handle: async ({ exchange, kernel, caller, uuid }) => {
+    handle: async ({ exchange, kernel, caller, uuid, services }) => {
       const { context } = caller();
       const organizationId = uuid('orgId');
       const query = parseAuditQuery(exchange.rawQuery, kernel.config.limits.auditPageSizeDefault);
       if (query === undefined) throw new IdentityError('request_invalid');
-      requireOrganizationScope(context, organizationId, 'audit.read');
-      const cursor = query.cursor;
-      if (cursor !== undefined && cursor.organizationId !== organizationId) throw new IdentityError('request_invalid');
-      const page = await storeRead(() =>
-        kernel.store.listAuditEventsForOrganization(organizationId, {
-          limit: query.limit,
-          ...(cursor === undefined ? {} : { after: { occurredAt: cursor.occurredAt, id: cursor.eventId } }),
-        }),
-      );
-      const last = page.events.at(-1);
+      const page = await services.organizations.auditPage(context, organizationId, query);
       respondIdentityJson(exchange, 200, {
         events: page.events.map(auditEventView),
-        ...(page.hasMore && last !== undefined
-          ? { nextCursor: encodeAuditCursor({ organizationId, occurredAt: last.occurredAt, eventId: last.id }) }
-          : {}),
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
       });
     },
   }),
