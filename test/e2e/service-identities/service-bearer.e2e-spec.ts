@@ -85,6 +85,17 @@ describe('service credentials as bearer tokens', () => {
     expect(envelopeOf(await bearer(identity, 'post', packages(other), publisher.token))).toEqual(unknown);
   });
 
+  it('has no organization scope on a route that selects none, like a user: @RequireOrganization() is 404 (regression: a service defaulted to its own organization)', async () => {
+    const scoped = await bearer(identity, 'get', `/host/orgs/${owner.organizationId}/scope`, publisher.token);
+    expect(scoped.status).toBe(200);
+    expect(scoped.body).toEqual({ organizationId: owner.organizationId });
+    const unscopedService = await bearer(identity, 'get', '/host/scope', publisher.token);
+    const unscopedUser = await read(identity, '/host/scope', owner.session);
+    expect(envelopeOf(unscopedService)).toEqual(envelopeOf(unscopedUser));
+    expect(outcome(unscopedService)).toEqual({ status: 404, code: 'not_found' });
+    expect((await read(identity, `/host/orgs/${owner.organizationId}/scope`, owner.session)).status).toBe(200);
+  });
+
   it('is refused on identity routes, which admit no service caller (route 1, routes 39–45)', async () => {
     for (const res of [
       await bearer(identity, 'get', '/identity/v1/me', publisher.token),
