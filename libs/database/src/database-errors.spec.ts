@@ -13,6 +13,7 @@ describe('classifyDatabaseFailure', () => {
     ['22021', 'invalid_data'],
     ['22001', 'invalid_data'],
     ['22P02', 'invalid_data'],
+    ['08P01', 'invalid_data'],
     ['40001', 'transaction_conflict'],
     ['40P01', 'transaction_conflict'],
     ['08006', 'unavailable'],
@@ -59,6 +60,10 @@ describe('classifyDatabaseFailure', () => {
     ['pg lost connection', new Error('Connection terminated unexpectedly')],
     ['pg client-side query deadline', new Error('Query read timeout')],
     ['pg closed client', new Error('Client was closed and is not queryable')],
+    [
+      'knex transaction whose BEGIN failed',
+      new Error('Transaction query already complete, run with DEBUG=knex:tx for more info'),
+    ],
     ['refused connection', pg('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
     ['reset connection', pg('ECONNRESET')],
     ['unreachable host', pg('EHOSTUNREACH')],

@@ -5,7 +5,8 @@
  * - `unavailable`: the database cannot answer now (connection refused or lost, pool acquire
  *   timeout, client-side query deadline, `statement_timeout` 57014, `lock_timeout` 55P03, class 08,
  *   too many connections, server shutting down). Retrying later may succeed.
- * - `invalid_data`: the database refused a value (SQLSTATE class 22: NUL in text, out of range, ...).
+ * - `invalid_data`: the database refused a value (SQLSTATE class 22: NUL in text, out of range, ...;
+ *   and 08P01, see {@link sqlStateFailure}).
  * - `unique_violation`: 23505.
  * - `constraint_violation`: any other integrity constraint (class 23: check, not-null, foreign key).
  * - `transaction_conflict`: serialization failure or deadlock (40001, 40P01).
@@ -36,6 +37,9 @@ const CONNECTION_MESSAGES = [
   /Query read timeout/i,
   /Client has encountered a connection error/i,
   /Client was closed and is not queryable/i,
+  // knex hands out a transaction before its BEGIN has answered; when BEGIN fails (connection lost or
+  // query deadline) the next statement fails with this instead, and the first error is not linked.
+  /Transaction query already complete/i,
 ];
 
 /** Error classes whose name alone says the connection is gone (knex's pool, MikroORM's driver). */
@@ -76,6 +80,10 @@ export function classifyDatabaseFailure(error: unknown): DatabaseFailureKind | u
  */
 export function sqlStateFailure(state: string): DatabaseFailureKind | undefined {
   if (state === '23505') return 'unique_violation';
+  // MikroORM inlines values into the statement text, so a NUL in a string ends the protocol
+  // message early: the server answers 08P01 "invalid message format" (22021 when bound as a
+  // parameter) and keeps the connection. It is the value, not the connection, that failed.
+  if (state === '08P01') return 'invalid_data';
   const failureClass = state.slice(0, 2);
   if (failureClass === '23') return 'constraint_violation';
   if (failureClass === '22') return 'invalid_data';

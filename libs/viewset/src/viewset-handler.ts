@@ -139,11 +139,17 @@ function requestId(exchange: Exchange): string {
   return typeof id === 'string' || typeof id === 'number' ? ` [request ${id}]` : '';
 }
 
-/** `ConnectionException (ECONNREFUSED)`: the error's class and driver code, nothing it quotes. */
+/** `DriverException (ECONNREFUSED)`: the error's class and the first driver code in its chain, nothing it quotes. */
 function codeOf(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${error.name} (${code})` : error.name;
+  const name = error instanceof Error ? error.name : typeof error;
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return `${name} (${code})`;
+    current =
+      (current as { cause?: unknown; previous?: unknown }).cause ?? (current as { previous?: unknown }).previous;
+  }
+  return name;
 }
 
 function describe(error: unknown): string {
