@@ -131,7 +131,9 @@ export class StoreGateway {
   async preparedRead(name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
     if (!this.verified) throw new StoreError('internal', { message: 'identity environment marker not verified' });
     return this.withConnection(
-      async (connection) => (await connection.query({ name, text, values: [...values] })).rows,
+      // Tagged like every other statement: two instances on one embedded PGlite share its session.
+      async (connection) =>
+        (await connection.query({ name: `${name}_${tag(connection)}`, text, values: [...values] })).rows,
     );
   }
 
