@@ -101,6 +101,15 @@ describe('demo /todos titles the database would refuse', () => {
     await database?.close();
   });
 
+  it('answers 400 instead of 201 to a demo todo carrying a constructor or __proto__ key', async () => {
+    const http = request(app.getHttpServer());
+    for (const key of ['constructor', '__proto__']) {
+      const res = await http.post('/todos').set('content-type', 'application/json').send(`{"title":"x","${key}":{}}`);
+      expect([res.status, res.body.message]).toEqual([400, [`property ${key} should not exist`]]);
+    }
+    expect((await http.get('/todos')).body).toEqual([]);
+  });
+
   it.each([
     ['a NUL character', 'milk\u0000', 'title must not contain NUL characters'],
     ['whitespace only', ' \t\n ', 'title must not be only whitespace'],
