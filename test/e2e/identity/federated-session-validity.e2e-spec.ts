@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { MikroORM } from '@mikro-orm/core';
-import { IDENTITY_KERNEL, issueSession, type IdentityKernel } from '@tessera/identity';
+import { issueSession } from '@tessera/identity';
+import { identityKernelOf } from '../../support/identity-kernel.js';
 import { IdentityTestRows, seedFederation } from '@tessera/identity-testing';
 import { bootIdentityApp, type IdentityTestApp } from '../../support/identity-app.js';
 
@@ -16,7 +17,7 @@ describe('federated sessions are checked against their provider, tenant and memb
 
   /** An OIDC session of a member of a fresh tenant, stored as the federation callback will store it. */
   async function federatedSession() {
-    const kernel = identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+    const kernel = identityKernelOf(identity.app);
     const at = identity.clock.now();
     const organizationId = await rows.organization({ at });
     const userId = await rows.user({ at });
