@@ -1,16 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import type { TestDatabase } from '@tessera/database';
 import { MikroORM } from '@mikro-orm/core';
-import {
-  IDENTITY_KERNEL,
-  issueSession,
-  type FrozenClock,
-  type IdentityConfig,
-  type IdentityKernel,
-  type IdentityModuleOptions,
-} from '@tessera/identity';
+import { issueSession, type FrozenClock, type IdentityConfig, type IdentityModuleOptions } from '@tessera/identity';
 import { IdentityTestRows } from '@tessera/identity-testing';
 import { bootIdentityHostApp } from './identity-host-app.js';
+import { identityKernelOf } from './identity-kernel.js';
 
 /** The origin the identity test apps are configured for (used as `Origin` on unsafe requests). */
 export const TEST_ORIGIN = 'http://localhost:3000';
@@ -67,7 +61,7 @@ export async function seedPasskeySession(
   userId?: string,
   over: { authenticatedAt?: Date } = {},
 ): Promise<{ userId: string; sessionId: string; cookie: string; csrfToken: string }> {
-  const kernel = identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+  const kernel = identityKernelOf(identity.app);
   const rows = new IdentityTestRows(identity.app.get(MikroORM).em);
   const owner = userId ?? (await rows.user({ at: identity.clock.now() }));
   const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {

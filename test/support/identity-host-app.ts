@@ -1,4 +1,4 @@
-import { Module, type INestApplication, type LoggerService, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplication, type LoggerService, type Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, DatabaseModule } from '@tessera/database';
@@ -31,7 +31,17 @@ export interface IdentityHostAppOptions {
   readonly logger?: LoggerService | false;
   /** Module-level integrations (platform authorizer, notification sink). @default {} */
   readonly moduleOptions?: IdentityTestModuleOptions;
+  /** Further modules of the host app (e.g. `CoreModule.forRoot(...)` beside identity). @default [] */
+  readonly imports?: DynamicModule[];
+  /**
+   * A running app whose database, secrets and clock this one shares: a second instance of the same
+   * deployment (its `close()` leaves the database to the first). @default none (a fresh database)
+   */
+  readonly instanceOf?: IdentityTestApp;
 }
+
+/** The secret values each app was booted with, for its sibling instances. */
+const secretValues = new WeakMap<IdentityTestApp, Record<string, string>>();
 
 const NAMES = [
   'SESSION_PEPPER',
@@ -53,10 +63,11 @@ const NAMES = [
  * const identity = await bootIdentityHostApp({ controllers: [HostController], logger: new CapturingLogger() });
  */
 export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}): Promise<IdentityTestApp> {
-  const clock = new FrozenClock(options.start ?? '2026-07-14T08:15:30Z');
-  const values = Object.fromEntries(
-    NAMES.map((name) => [`env:TESSERA_TEST_${name}`, randomBytes(24).toString('base64url')]),
-  );
+  const sibling = options.instanceOf;
+  const clock = sibling?.clock ?? new FrozenClock(options.start ?? '2026-07-14T08:15:30Z');
+  const values =
+    (sibling && secretValues.get(sibling)) ??
+    Object.fromEntries(NAMES.map((name) => [`env:TESSERA_TEST_${name}`, randomBytes(24).toString('base64url')]));
   const ref = (name: string) => `env:TESSERA_TEST_${name}`;
   const config: IdentityConfig = {
     environment: 'test',
@@ -74,7 +85,7 @@ export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}):
     bootstrap: { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') },
     ...options.overrides,
   };
-  const database = await createTestDatabase();
+  const database = sibling?.database ?? (await createTestDatabase());
   @Module({
     imports: [
       DatabaseModule.forRoot({
@@ -89,6 +100,7 @@ export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}):
         store: IdentityMikroOrmModule.forRoot(),
         ...options.moduleOptions,
       }),
+      ...(options.imports ?? []),
     ],
     controllers: options.controllers ?? [],
   })
@@ -99,10 +111,10 @@ export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}):
     app = moduleRef.createNestApplication({ logger: options.logger ?? false });
     await app.init();
   } catch (error) {
-    await database.close();
+    if (sibling === undefined) await database.close();
     throw error;
   }
-  return {
+  const booted: IdentityTestApp = {
     app,
     clock,
     database,
@@ -110,7 +122,9 @@ export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}):
     bootstrapSecret: values[ref('BOOTSTRAP_SECRET')]!,
     async close() {
       await app.close();
-      await database.close();
+      if (sibling === undefined) await database.close();
     },
   };
+  secretValues.set(booted, values);
+  return booted;
 }

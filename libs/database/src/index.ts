@@ -14,6 +14,7 @@ export {
   type DatabaseModuleOptions,
 } from './database.module.js';
 export { InjectRepository, getRepositoryToken, type RepositoryEntity } from './database.repositories.js';
+export { classifyDatabaseFailure, sqlStateFailure, type DatabaseFailureKind } from './database-errors.js';
 export { openDatabase, prepareDatabase, type OpenDatabase } from './database.factory.js';
 export {
   isEmbeddedPostgresUrl,

@@ -7,9 +7,12 @@ import { ceremonyCases } from './conformance/ceremony.cases.js';
 import { ConformanceWorld, type IdentityStoreConformanceOptions } from './conformance/conformance.world.js';
 import { credentialCases } from './conformance/credential.cases.js';
 import { environmentCases } from './conformance/environment.cases.js';
+import { federationStandingCases } from './conformance/federation-standing.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
 import { invitationAcceptanceCases } from './conformance/invitation-acceptance.cases.js';
+import { maintenanceCases } from './conformance/maintenance.cases.js';
 import { organizationCases } from './conformance/organization.cases.js';
+import { ownerRuleCases } from './conformance/owner-rule.cases.js';
 import { rateLimitCases } from './conformance/rate-limit.cases.js';
 import { readCases } from './conformance/reads.cases.js';
 import { recoveryCases } from './conformance/recovery.cases.js';
@@ -55,6 +58,7 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       invitationAcceptanceCases(world);
       auditStreamCases(world);
       organizationCases(world);
+      ownerRuleCases(world);
       ceremonyCases(world);
       credentialCases(world);
       authenticationCases(world);
@@ -62,7 +66,9 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       adminRecoveryCases(world);
       serviceIdentityCases(world);
       readCases(world);
+      federationStandingCases(world);
       rateLimitCases(world);
+      maintenanceCases(world);
     });
   });
 }

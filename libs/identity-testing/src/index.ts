@@ -24,6 +24,7 @@ export {
 export type { TestSessionMethod } from './identity-test.rows.js';
 export { newTestChallenge, newTestCredential, newTestRecoveryCodes } from './identity-test.credentials.js';
 export { IdentityTestRows } from './identity-test.seed.js';
+export { seedFederation } from './conformance/federation-standing.cases.js';
 export type { TestRow } from './identity-test.seed.js';
 export { FrozenClock } from '@tessera/identity';
 export {

@@ -18,6 +18,12 @@ export interface IdentityModuleOptions {
   notificationSink?: RecoveryNotificationSink;
   /** Picks the organization of host routes (identity routes name theirs in the path). @default [] */
   organizationSelector?: OrganizationSelector | readonly OrganizationSelector[];
+  /**
+   * Lets staging/production start on embedded PGlite, which the start otherwise refuses after
+   * asking the live connection what it is. For tests of the hardened start only; never in a
+   * deployment. @default false
+   */
+  unsafeAllowEmbeddedDatabase?: boolean;
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

@@ -4,6 +4,7 @@ import {
   RouterRegistration,
   TESSERA_ERROR_MAPPER,
   TESSERA_PIPELINE_MIDDLEWARE,
+  TESSERA_ROUTER_ERROR_RENDERER,
   type PipelineMiddlewareContribution,
 } from '@tessera/web';
 import { AuditEventBuilder } from './audit/audit-event.builder.js';
@@ -14,6 +15,7 @@ import { identityMiddleware } from './http/identity.middleware.js';
 import { identityCsrfMiddleware } from './http/csrf.middleware.js';
 import { trustedProxyList } from './http/client-address.js';
 import { identityErrorMapper } from './http/identity-error.mapper.js';
+import { identityRouterErrorRenderer } from './http/identity-router-errors.js';
 import { answersCookieFailures, identityRouter } from './http/identity.router.js';
 import type { IdentityKernel } from './identity-kernel.js';
 import {
@@ -25,8 +27,9 @@ import { IdentityService, logStartupFailure } from './identity.service.js';
 import { SessionValidationCache } from './sessions/session-validation.cache.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
 import { IdentityAudit } from './audit/audit.service.js';
+import { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
-import { requireReady } from './runtime/identity-readiness.check.js';
+import { requireReady, requireServerDatabase } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
 import { ServiceCredentialResolver } from './service-identities/service-credential.resolver.js';
 import { SessionResolver } from './sessions/session-resolver.js';
@@ -43,10 +46,15 @@ const kernelProvider: Provider = {
   ): Promise<IdentityKernel> => {
     const config = createIdentityConfig(options.config);
     const runtime = options.runtime ?? createNodeIdentityRuntime();
-    const keys = await requireReady(runtime, config).catch((error: unknown) => {
-      if (error instanceof IdentityStartupError) logStartupFailure(error);
-      throw error;
-    });
+    const keys = await requireReady(runtime, config)
+      .then(async (ready) => {
+        if (options.unsafeAllowEmbeddedDatabase !== true) await requireServerDatabase(store, config);
+        return ready;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof IdentityStartupError) logStartupFailure(error);
+        throw error;
+      });
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
     const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
@@ -129,12 +137,14 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
     IdentityService,
     IdentityInvitations,
     IdentityAudit,
+    IdentityMaintenance,
     {
       provide: TESSERA_PIPELINE_MIDDLEWARE,
       inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],
       useFactory: pipelineStages,
     },
     { provide: TESSERA_ERROR_MAPPER, useValue: identityErrorMapper },
+    { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: identityRouterErrorRenderer },
     {
       provide: 'TesseraIdentityRouterRegistration',
       inject: [IDENTITY_KERNEL],
@@ -142,6 +152,6 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
     },
   ],
-  exports: [IdentityService, IdentityInvitations, IdentityAudit, IDENTITY_KERNEL],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

@@ -38,6 +38,8 @@ export type {
   InvitationAcceptance,
   NewAcceptedMembership,
 } from './store/identity-invitation-audit.port.js';
+export type { FederatedSessionStanding, IdentityFederationReads } from './store/identity-federation.port.js';
+export type { ExpiredRowsPurge, ExpiringRows, IdentityMaintenanceCommands } from './store/identity-maintenance.port.js';
 export type {
   IdentityOrganizationReads,
   IdentityOrganizationCommands,
@@ -51,6 +53,7 @@ export type {
   IdentityEnrollmentCommands,
   IdentityAuditCommands,
   IdentityEnvironmentCommands,
+  DatabaseEngine,
   EnvironmentRefusal,
   EnvironmentResult,
   NewSession,
@@ -116,6 +119,7 @@ export type {
   ForwardingConfig,
   CapabilityAllowlists,
   AuditConfig,
+  MaintenanceConfig,
 } from './config/identity.config.js';
 export {
   DEFAULT_IDENTITY_LIFETIMES,
@@ -164,8 +168,6 @@ export { IdentityModule } from './identity.module.js';
 export { IDENTITY_MODULE_OPTIONS } from './identity.module-definition.js';
 export type { IdentityModuleOptions, IdentityModuleExtras } from './identity.module-definition.js';
 export { IdentityService } from './identity.service.js';
-export { IDENTITY_KERNEL } from './identity.tokens.js';
-export type { IdentityKernel } from './identity-kernel.js';
 export { IdentityGuard } from './guards/identity.guard.js';
 export { IdentityExceptionFilter } from './guards/identity-exception.filter.js';
 export {
@@ -194,6 +196,8 @@ export { IdentityInvitations } from './invitations/invitation.service.js';
 export type { CreateInvitationInput } from './invitations/invitation.service.js';
 export { IdentityAudit } from './audit/audit.service.js';
 export type { AuditPurgeOptions } from './audit/audit.service.js';
+export { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
+export type { MaintenanceRun, MaintenanceRunOptions } from './maintenance/identity-maintenance.service.js';
 export { encodeAuditCursor, decodeAuditCursor } from './audit/audit-cursor.js';
 export type { AuditCursor } from './audit/audit-cursor.js';
 export { issueSession } from './sessions/session-issuer.js';

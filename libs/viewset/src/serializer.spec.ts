@@ -104,12 +104,17 @@ describe('validateInput', () => {
     expect(JSON.parse(text).message).toEqual(['an unknown value was passed to the validate function']);
   });
 
-  it('drops __proto__ keys instead of polluting the DTO prototype', async () => {
-    const body = JSON.parse('{"title":"a","__proto__":{"polluted":true}}') as object;
-    const input = await validateInput(serializer, body, false);
-    expect(Object.getPrototypeOf(input)).toBe(TodoInput.prototype);
-    expect((input as { polluted?: boolean }).polluted).toBeUndefined();
-    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  it('refuses __proto__ and constructor keys (class-transformer would drop them unseen) and pollutes nothing', async () => {
+    for (const key of ['__proto__', 'constructor']) {
+      const body = JSON.parse(`{"title":"a","${key}":{"polluted":true}}`) as object;
+      const { text } = await failure(validateInput(serializer, body, false));
+      expect(JSON.parse(text)).toEqual({
+        statusCode: 400,
+        message: [`property ${key} should not exist`],
+        error: 'Bad Request',
+      });
+      expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { BadRequestException, HttpException, ValidationPipe, type Type } from '@nestjs/common';
 import * as classTransformer from 'class-transformer';
 import * as classValidator from 'class-validator';
+import { checkBodyShape } from './json-input.js';
 
 /**
  * Input and output mapping of a ViewSet resource (web-and-viewset §7.3).
@@ -44,9 +45,12 @@ const OBJECT_EXPECTED = 'Validation failed (object is expected)';
  * (plainToInstance, then validate with whitelist / forbidNonWhitelisted / forbidUnknownValues, and
  * skipMissingProperties for PATCH), so messages are flattened exactly as Nest does (`child.name
  * must be a string`). Failure is a 400 in `ValidationPipe` format; success is the DTO instance.
+ * The body's depth and the keys class-transformer would silently drop are checked first
+ * (`checkBodyShape`).
  */
 export async function validateInput(serializer: Serializer<unknown>, body: unknown, partial: boolean): Promise<object> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationError([OBJECT_EXPECTED]);
+  checkBodyShape(body);
   const metatype = partial ? (serializer.partialInput ?? serializer.input) : serializer.input;
   try {
     return (await (partial ? PARTIAL : FULL).transform(body, { type: 'body', metatype, data: undefined })) as object;

@@ -1,6 +1,18 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { malformedPathError, onHttpAdapterInit, Router, RouteRegistrationError, type HttpAdapter } from '@tessera/web';
+import { ApplicationConfig, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import {
+  deferRouterError,
+  type Exchange,
+  MALFORMED_PATH,
+  malformedPathError,
+  onHttpAdapterInit,
+  respondRouterError,
+  Router,
+  RouterHost,
+  RouteRegistrationError,
+  TESSERA_EXCHANGE,
+  type HttpAdapter,
+} from '@tessera/web';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VIEWSET_RUNTIME, type ViewSetRuntime } from './controller.factory.js';
 
@@ -30,6 +42,7 @@ export class ViewSetBodyGate implements OnApplicationShutdown {
     @Inject(VIEWSET_RUNTIME) private readonly runtime: ViewSetRuntime,
     private readonly config: ApplicationConfig,
     adapterHost: HttpAdapterHost,
+    private readonly moduleRef: ModuleRef,
   ) {
     // The gate goes in before any other init hook's middleware (RouterModule's pipeline and the
     // parsers its `nestBodyLimitBytes` registers): a body parser ahead of it would leave nothing to gate.
@@ -53,6 +66,7 @@ export class ViewSetBodyGate implements OnApplicationShutdown {
       }
     }
     const limit = this.runtime.bodyLimitBytes;
+    const pipelineAhead = this.hasRouterModule();
     adapter.use((req: BodyRequest, res: ServerResponse, next: Next) => {
       const url = req.url ?? '/';
       const query = url.indexOf('?');
@@ -60,13 +74,29 @@ export class ViewSetBodyGate implements OnApplicationShutdown {
       const match = matcher.lookup('GET', caseSensitive ? path : path.toLowerCase());
       if (match === null) return next();
       // Express would answer its own 400 ("Failed to decode param"); answer the router's instead.
-      if (hasMalformedParam(match.params)) return sendMalformedPath(res);
+      if (hasMalformedParam(match.params)) {
+        // Answered after (or, mounted on the server, by) the RouterModule pipeline, so its
+        // pre-route stages (request id, ...) apply; bare only in apps without RouterModule.
+        const exchange = (req as BodyRequest & { [TESSERA_EXCHANGE]?: Exchange })[TESSERA_EXCHANGE];
+        if (exchange !== undefined && !exchange.responded) return respondRouterError(exchange, MALFORMED_PATH);
+        if (!pipelineAhead) return sendMalformedPath(res);
+        deferRouterError(req, MALFORMED_PATH);
+        return next();
+      }
       if (!hasUnreadBody(req)) return next();
       readCapped(req, limit).then((body) => {
         req.rawBody = body;
         next();
       }, next);
     });
+  }
+
+  private hasRouterModule(): boolean {
+    try {
+      return this.moduleRef.get(RouterHost, { strict: false }) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   onApplicationShutdown(): void {

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { BodyAlreadyConsumedError, internalServerError, methodNotAllowedError, type Exchange } from '@tessera/web';
 import { idOf, validateInput, type Serializer } from './serializer.js';
+import { databaseFailureAnswer } from './viewset-errors.js';
 import { isImplemented, type ViewSet } from './viewset.js';
 import { allowHeader, type ViewSetRoute, type ViewSetTarget } from './viewset-routes.js';
 
@@ -24,6 +25,7 @@ const logger = new Logger('ViewSet');
  * Answers one ViewSet route (web-and-viewset §7.4): 405 before anything else, then body and
  * validation, then the operation, then the response from `toJson` only. Error answers are thrown
  * as `HttpException`s so each host renders them its own way (router error handler, Nest filters).
+ * Database failures get the statuses of `databaseFailureAnswer` (400, 409, 503), other errors 500.
  */
 export async function runViewSetRoute(
   exchange: Exchange,
@@ -42,6 +44,15 @@ export async function runViewSetRoute(
   } catch (error) {
     if (error instanceof MethodNotAllowedException) throw methodNotAllowed(exchange, viewSet, route.target);
     if (error instanceof HttpException) throw error;
+    const failure = databaseFailureAnswer(error);
+    if (failure !== undefined) {
+      // The kind and the driver's code only: driver messages can quote the refused values.
+      if (failure.kind === 'unavailable')
+        logger.warn(
+          `Database unavailable in ${route.operation} (${exchange.method} ${exchange.path})${requestId(exchange)}: ${codeOf(error)}`,
+        );
+      throw failure.exception;
+    }
     logger.error(
       `Unhandled error in ${route.operation} (${exchange.method} ${exchange.path})${requestId(exchange)}: ${describe(error)}`,
     );
@@ -126,6 +137,19 @@ function requestId(exchange: Exchange): string {
   const header = exchange.raw.res.getHeader('x-request-id');
   const id = header ?? exchange.attributes.get('requestId');
   return typeof id === 'string' || typeof id === 'number' ? ` [request ${id}]` : '';
+}
+
+/** `DriverException (ECONNREFUSED)`: the error's class and the first driver code in its chain, nothing it quotes. */
+function codeOf(error: unknown): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return `${name} (${code})`;
+    current =
+      (current as { cause?: unknown; previous?: unknown }).cause ?? (current as { previous?: unknown }).previous;
+  }
+  return name;
 }
 
 function describe(error: unknown): string {

@@ -23,6 +23,18 @@ describe('Exchange', () => {
     expect(createTestExchange({ url: '/p' }).exchange.rawQuery).toBe('');
   });
 
+  it('takes path and query of an absolute-form target and exposes its authority (RFC 9112 §3.2.2)', () => {
+    const { exchange } = createTestExchange({ url: 'HTTP://Id.Example.com:8080/a/b?x=1' });
+    expect([exchange.path, exchange.rawQuery, exchange.targetAuthority]).toEqual([
+      '/a/b',
+      'x=1',
+      'id.example.com:8080',
+    ]);
+    const bare = createTestExchange({ url: 'http://id.example.com?x=1' }).exchange;
+    expect([bare.path, bare.rawQuery]).toEqual(['/', 'x=1']);
+    expect(createTestExchange({ url: '/a' }).exchange.targetAuthority).toBeUndefined();
+  });
+
   it('reads headers case-insensitively and keeps every value in arrival order', () => {
     const { exchange } = createTestExchange({ headers: { 'X-Token': ['a', 'b'], Accept: 'text/plain' } });
     expect(exchange.header('accept')).toBe('text/plain');

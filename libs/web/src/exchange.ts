@@ -39,6 +39,7 @@ const INPUT: unique symbol = Symbol('tessera.input');
 const NO_INPUT = Symbol('tessera.no-input');
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
 
 /**
  * One request/response pair as the router sees it (web-and-viewset §2). Wraps Node's (or
@@ -54,6 +55,11 @@ export class Exchange {
   readonly path: string;
   /** Raw query string without the leading `?` (`''` when absent). */
   readonly rawQuery: string;
+  /**
+   * The authority of an absolute-form request target (`GET http://host/path`, RFC 9112 §3.2.2),
+   * lower-cased; `undefined` for the usual origin-form. `path` is the target's path either way.
+   */
+  readonly targetAuthority: string | undefined;
   /** Body limit of the router that matched this request (`undefined` outside radix routes). */
   bodyLimitBytes: number | undefined;
   private attrs: Map<string, unknown> | undefined;
@@ -67,7 +73,15 @@ export class Exchange {
     private readonly res: ResponseSink,
   ) {
     this.method = req.method ?? 'GET';
-    const url = req.url ?? '/';
+    let url = req.url ?? '/';
+    const absolute = url.charCodeAt(0) === 47 /* '/' */ ? null : ABSOLUTE_FORM.exec(url);
+    if (absolute === null) {
+      this.targetAuthority = undefined;
+    } else {
+      this.targetAuthority = absolute[1]!.toLowerCase();
+      url = url.slice(absolute[0].length);
+      if (url.charCodeAt(0) !== 47) url = `/${url}`;
+    }
     const q = url.indexOf('?');
     if (q === -1) {
       this.path = url;

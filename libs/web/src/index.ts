@@ -23,7 +23,14 @@ export type { CapturedResponse, TestExchangeInit } from './test-exchange.js';
 export { RouterModule } from './router.module.js';
 export { RouterHost } from './router-host.js';
 export { ErrorHandler } from './error-handler.js';
-export { TESSERA_PIPELINE_MIDDLEWARE, TESSERA_ERROR_MAPPER, ROUTER_MODULE_CONFIG } from './router.options.js';
+export {
+  TESSERA_PIPELINE_MIDDLEWARE,
+  TESSERA_ERROR_MAPPER,
+  TESSERA_ROUTER_ERROR_RENDERER,
+  ROUTER_MODULE_CONFIG,
+} from './router.options.js';
+export { respondRouterError, deferRouterError, MALFORMED_PATH } from './router-errors.js';
+export type { RouterLevelError, RouterErrorRenderer } from './router-errors.js';
 export type {
   ErrorMapper,
   PipelineMiddlewareContribution,

@@ -8,9 +8,16 @@ import { Pipeline } from './pipeline.js';
 import { Router } from './router/router.js';
 import { RouterRegistration } from './router-registration.js';
 import {
+  attachRouterErrorRenderers,
+  deferredRouterError,
+  respondRouterError,
+  type RouterErrorRenderer,
+} from './router-errors.js';
+import {
   ROUTER_MODULE_CONFIG,
   TESSERA_ERROR_MAPPER,
   TESSERA_PIPELINE_MIDDLEWARE,
+  TESSERA_ROUTER_ERROR_RENDERER,
   type ErrorMapper,
   type PipelineMiddlewareContribution,
   type RouterModuleConfig,
@@ -28,6 +35,7 @@ export class RouterHost implements OnApplicationShutdown {
   private readonly logger = new Logger('RouterModule');
   private pipeline: Pipeline | undefined;
   private errors: ErrorHandler | undefined;
+  private renderers: readonly RouterErrorRenderer[] = [];
   private detach: (() => void) | undefined;
   /** The merged route table (available once the application is initialised). */
   router: Router | undefined;
@@ -66,6 +74,9 @@ export class RouterHost implements OnApplicationShutdown {
     this.router = router;
     this.pipeline = pipeline;
     this.errors = new ErrorHandler(this.collect<ErrorMapper>(TESSERA_ERROR_MAPPER));
+    this.renderers = this.collect<RouterErrorRenderer>(TESSERA_ROUTER_ERROR_RENDERER).sort(
+      (a, b) => b.pathPrefix.length - a.pathPrefix.length,
+    );
     // The radix middleware goes first, so Nest's parsers (registered next) never consume its bodies.
     if (options.mount === 'server') this.mountOnServer(adapter);
     else adapter.use((req: IncomingMessage, res: ServerResponse, next: () => void) => this.handle(req, res, next));
@@ -94,9 +105,14 @@ export class RouterHost implements OnApplicationShutdown {
   private handle(req: IncomingMessage, res: ServerResponse, fallThrough: () => void): void {
     const exchange = new Exchange(req, res);
     (req as IncomingMessage & { [TESSERA_EXCHANGE]?: Exchange })[TESSERA_EXCHANGE] = exchange;
+    attachRouterErrorRenderers(exchange, this.renderers);
     this.pipeline!.handle(exchange).then(
       (answered) => {
-        if (!answered) fallThrough();
+        if (answered) return;
+        // A gate ahead of the pipeline (ViewSet body gate) left its answer for after the pre-route stages.
+        const deferred = deferredRouterError(req);
+        if (deferred === undefined) fallThrough();
+        else respondRouterError(exchange, deferred);
       },
       (error: unknown) => this.errors!.handle(error, exchange),
     );

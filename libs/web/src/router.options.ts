@@ -9,6 +9,12 @@ export const TESSERA_PIPELINE_MIDDLEWARE: unique symbol = Symbol('TESSERA_PIPELI
 /** Multi-provider token: an {@link ErrorMapper} (or an array) that may claim errors thrown by routes. */
 export const TESSERA_ERROR_MAPPER: unique symbol = Symbol('TESSERA_ERROR_MAPPER');
 
+/**
+ * Multi-provider token: a {@link RouterErrorRenderer} (or an array) rendering the router's own
+ * 400/405 answers for the paths under its prefix.
+ */
+export const TESSERA_ROUTER_ERROR_RENDERER: unique symbol = Symbol('TESSERA_ROUTER_ERROR_RENDERER');
+
 /** The resolved `RouterModule.forRoot` configuration. */
 export const ROUTER_MODULE_CONFIG: unique symbol = Symbol('ROUTER_MODULE_CONFIG');
 

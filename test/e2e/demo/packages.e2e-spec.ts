@@ -4,11 +4,12 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { MikroORM } from '@mikro-orm/core';
 import { createTestDatabase, type TestDatabase } from '@tessera/database';
-import { IDENTITY_KERNEL, issueSession, type IdentityKernel } from '@tessera/identity';
+import { issueSession } from '@tessera/identity';
 import { IdentityTestRows, SoftwareAuthenticator } from '@tessera/identity-testing';
 import { AppModule } from '../../../apps/demo/src/app.module.js';
 import { TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import { passkeyOwner, post, type TestSession } from '../../support/passkey-client.js';
+import { identityKernelOf } from '../../support/identity-kernel.js';
 
 const BOOTSTRAP_SECRET = 'demo-bootstrap-secret-for-tests';
 
@@ -28,7 +29,7 @@ describe('demo packages: an application grant for user sessions and service cred
 
   /** A passkey session for a seeded member of `organizationId` with `role`. */
   async function member(role: 'publisher' | 'viewer'): Promise<TestSession> {
-    const kernel = app.get<IdentityKernel>(IDENTITY_KERNEL);
+    const kernel = identityKernelOf(app);
     const rows = new IdentityTestRows(app.get(MikroORM).em);
     const userId = await rows.user({ at: new Date() });
     await rows.membership(organizationId, userId, { role, at: new Date() });

@@ -6,7 +6,6 @@ import {
   EMITTED_IDENTITY_ERROR_CODES,
   IDENTITY_ERROR_CATALOGUE,
   IDENTITY_ERROR_CODES,
-  IDENTITY_KERNEL,
   identityErrorBody,
   RequireCapability,
   RequireIdentity,
@@ -15,12 +14,12 @@ import {
   type IdentityContext,
   type IdentityErrorCode,
   issueSession,
-  type IdentityKernel,
 } from '@tessera/identity';
 import { MikroORM } from '@mikro-orm/core';
 import { IdentityTestRows } from '@tessera/identity-testing';
 import { seedPasskeySession, TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import { bootIdentityHostApp } from '../../support/identity-host-app.js';
+import { identityKernelOf, type IdentityKernel } from '../../support/identity-kernel.js';
 
 /**
  * Every emitted code of the envelope table (identity-http §8.1) is produced over HTTP on the real database, each with its fixed status,
@@ -103,7 +102,7 @@ describe('identity error envelope: each emitted code over HTTP', () => {
 
   beforeAll(async () => {
     identity = await bootIdentityHostApp({ controllers: [HostController], start: START });
-    kernel = identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+    kernel = identityKernelOf(identity.app);
     // Bootstrap needs a completely empty store, so it runs before any session is seeded.
     const bootstrapped = await call(
       request(identity.app.getHttpServer())
@@ -176,6 +175,12 @@ describe('identity error envelope: each emitted code over HTTP', () => {
       await call(http().post('/identity/v1/bootstrap').set('content-type', 'application/json').send('{')),
       'request_invalid',
     );
+  });
+
+  it('answers method_not_allowed (405 + Allow) to a known identity path with another method', async () => {
+    const res = await call(http().put('/identity/v1/me'));
+    expectEnvelope(res, 'method_not_allowed');
+    expect(res.headers['allow']).toBe('GET, HEAD');
   });
 
   it('answers conflict to a second bootstrap with the right secret (already bootstrapped)', async () => {
@@ -351,7 +356,7 @@ describe('identity error envelope: registration_not_allowed', () => {
   it('answers registration_not_allowed to an invitation session when the policy no longer allows invitation registration', async () => {
     const identity = await bootIdentityHostApp({ overrides: { registrationPolicy: 'disabled' }, start: START });
     try {
-      const kernel = identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+      const kernel = identityKernelOf(identity.app);
       const rows = new IdentityTestRows(identity.app.get(MikroORM).em);
       const userId = await rows.user({ at: identity.clock.now() });
       const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
@@ -378,7 +383,7 @@ describe('identity error envelope: registration_not_allowed', () => {
 
 describe('identity error catalogue coverage', () => {
   it('produced every emitted code, each with its fixed message and retryability', () => {
-    expect(EMITTED_IDENTITY_ERROR_CODES).toHaveLength(14);
+    expect(EMITTED_IDENTITY_ERROR_CODES).toHaveLength(15);
     expect([...produced].sort()).toEqual([...EMITTED_IDENTITY_ERROR_CODES].sort());
   });
 

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll, jest } from '@jest/globals';
 import request from 'supertest';
-import { IDENTITY_KERNEL, IdentityInvitations, StoreError, type IdentityKernel } from '@tessera/identity';
+import { IdentityInvitations, StoreError } from '@tessera/identity';
 import { TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import { bootIdentityHostApp } from '../../support/identity-host-app.js';
 import { CapturingLogger, captureProcessOutput, type ProcessOutputCapture } from '../../support/log-capture.js';
@@ -14,6 +14,7 @@ import {
   textForms,
   unsafe,
 } from './secret-scan.support.js';
+import { identityKernelOf, type IdentityKernel } from '../../support/identity-kernel.js';
 
 /**
  * Issue 3 acceptance: no response or log line contains a token, digest, secret or exception text.
@@ -38,7 +39,7 @@ describe('no response or log line carries a token, digest, secret or exception t
   beforeAll(async () => {
     output = captureProcessOutput();
     identity = await bootIdentityHostApp({ controllers: [HostController], logger });
-    kernel = identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+    kernel = identityKernelOf(identity.app);
     for (const secret of identity.secrets) needles.push({ label: 'configured secret', forms: textForms(secret) });
     needles.push({ label: 'bootstrap secret', forms: textForms(identity.bootstrapSecret) });
     needles.push({ label: 'exception text', forms: [MARKER] });

@@ -24,7 +24,32 @@ import {
 const ORG = '01890000-0000-7000-8000-000000000001';
 const NOW = new Date();
 
-function context(kind: 'passkey' | 'restricted' | 'stale'): IdentityContext {
+type Fixture = 'passkey' | 'restricted' | 'stale' | 'service' | 'outsider';
+
+/** A service principal of ORG with direct scopes, or a user in ORG without a membership there. */
+function unaffiliated(kind: 'service' | 'outsider'): IdentityContext {
+  const service = kind === 'service';
+  return {
+    principal: {
+      kind: service ? 'service' : 'user',
+      id: service ? 'service-1' : 'user-2',
+      assurance: service ? 'service_credential' : 'passkey',
+      authenticationMethod: service ? 'service_credential' : 'passkey',
+      directCapabilities: service ? ['content.read'] : [],
+      roles: [],
+    },
+    organization: { id: ORG, state: 'active' } as IdentityContext['organization'],
+    effectiveCapabilities: new Set(service ? ['content.read'] : []),
+    requestId: 'req_fixture',
+    requestTime: new Date(),
+  };
+}
+
+/** An application resolver that grants `reports.export` to whoever it is asked about. */
+const GRANTS_EXPORT = { resolve: () => ['reports.export', 'audit.read'] };
+
+function context(kind: Fixture): IdentityContext {
+  if (kind === 'service' || kind === 'outsider') return unaffiliated(kind);
   const restricted = kind === 'restricted';
   return {
     principal: {
@@ -50,7 +75,7 @@ function context(kind: 'passkey' | 'restricted' | 'stale'): IdentityContext {
 }
 
 const fixture = async (exchange: Exchange, next: () => Promise<void>) => {
-  const who = exchange.header('x-fixture') as 'passkey' | 'restricted' | 'stale' | undefined;
+  const who = exchange.header('x-fixture') as Fixture | undefined;
   exchange.attributes.set(IDENTITY_ATTRIBUTES.requestId, 'req_fixture');
   if (who !== undefined) exchange.attributes.set(IDENTITY_ATTRIBUTES.context, context(who));
   if (exchange.header('x-recorded') !== undefined)
@@ -94,7 +119,13 @@ class HostController {
         {
           useValue: new Router()
             .get('/radix/me', requireIdentity(), (ex) => ex.respond({ body: 'me' }))
-            .get('/radix/audit', requireCapability('audit.read'), (ex) => ex.respond({ body: 'audit' })),
+            .get('/radix/audit', requireCapability('audit.read'), (ex) => ex.respond({ body: 'audit' }))
+            .get('/radix/export', requireCapability('reports.export', GRANTS_EXPORT), (ex) =>
+              ex.respond({ body: 'exported' }),
+            )
+            .get('/radix/audit-granted', requireCapability('audit.read', GRANTS_EXPORT), (ex) =>
+              ex.respond({ body: 'audit' }),
+            ),
         },
       ],
     }),
@@ -168,6 +199,18 @@ describe('identity guards on host routes (Nest decorators and radix middleware)'
     const audit = await request(app.getHttpServer()).get('/radix/audit').set('x-fixture', 'passkey');
     expect(audit.status).toBe(404);
     expect(code(audit)).toBe('not_found');
+  });
+
+  it('requireCapability(cap, resolver) widens only a user with an active membership (regression: it ran for service principals and non-members)', async () => {
+    const get = (path: string, who: Fixture) => request(app.getHttpServer()).get(path).set('x-fixture', who);
+    expect((await get('/radix/export', 'passkey')).text).toBe('exported');
+    for (const who of ['service', 'outsider', 'restricted'] as const) {
+      const res = await get('/radix/export', who);
+      expect([who, res.status, code(res)]).toEqual([who, 404, 'not_found']);
+    }
+    expect((await request(app.getHttpServer()).get('/radix/export')).status).toBe(404);
+    // Identity-owned capabilities never come from a resolver, not even for a member.
+    expect((await get('/radix/audit-granted', 'passkey')).status).toBe(404);
   });
 
   it('validates decorator arguments when applied', () => {

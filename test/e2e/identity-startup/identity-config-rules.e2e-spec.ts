@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, openDatabase, type OpenDatabase, type TestDatabase } from '@tessera/database';
+import { describe, expect, it } from '@jest/globals';
 import { IdentityConfigError, type IdentityConfig, type IdentityConfigRule } from '@tessera/identity';
 import {
   bootIdentity,
   expectNoSecretIn,
   HARDENED_ORIGIN,
   hardenedConfig,
-  IDENTITY_DATABASE,
+  useMigratedIdentityDatabase,
   identityForRoot,
   runtimeWith,
   secretRef,
@@ -30,36 +29,35 @@ const CASES: readonly RuleCase[] = [
     environment: 'production',
     overrides: { allowedOrigins: [HARDENED_ORIGIN, 'https://app.example.org'] },
     rule: 'origin_outside_rp_id',
-    message:
-      /allowedOrigins\[1\] "https:\/\/app\.example\.org" must have a host equal to or under rp\.id "example\.com"/,
+    message: /allowedOrigins\[1\] must have a host equal to or under rp\.id/,
   },
   {
     name: 'an origin that is not exact (trailing slash)',
     environment: 'production',
     overrides: { allowedOrigins: [HARDENED_ORIGIN, 'https://app.example.com/'] },
     rule: 'origin_not_exact',
-    message: /allowedOrigins\[1\] .* must be an exact origin .*did you mean "https:\/\/app\.example\.com"\?/,
+    message: /allowedOrigins\[1\] must be an exact origin .*\(keep only the scheme, host and port\)/,
   },
   {
     name: 'publicBaseUrl missing from allowedOrigins',
     environment: 'staging',
     overrides: { allowedOrigins: ['https://app.example.com'] },
     rule: 'public_base_url',
-    message: /publicBaseUrl "https:\/\/id\.example\.com" must also be listed in allowedOrigins/,
+    message: /publicBaseUrl must also be listed in allowedOrigins/,
   },
   {
     name: 'plain http:// outside loopback development',
     environment: 'staging',
     overrides: { publicBaseUrl: 'http://id.example.com', allowedOrigins: ['http://id.example.com'] },
     rule: 'origin_insecure',
-    message: /"http:\/\/id\.example\.com" must use https:\/\/ and a non-loopback host in staging/,
+    message: /allowedOrigins\[0\] must use https:\/\/ and a non-loopback host in staging/,
   },
   {
     name: 'a loopback RP ID',
     environment: 'production',
     overrides: { rp: { id: 'localhost', name: 'Tessera' } },
     rule: 'rp_invalid',
-    message: /rp\.id "localhost" must be a registrable domain in production/,
+    message: /rp\.id must be a registrable domain in production/,
   },
   {
     name: 'a session cookie without Secure',
@@ -82,21 +80,21 @@ const CASES: readonly RuleCase[] = [
       secrets: { ...hardenedConfig('production').secrets, encryptionKey: secretRef('production', 'AUDIT_KEY') },
     },
     rule: 'secret_reference_duplicate',
-    message: /secrets\.encryptionKey .* names the same secret as secrets\.auditKey; every secret must be distinct/,
+    message: /secrets\.encryptionKey names the same secret as secrets\.auditKey; every secret must be distinct/,
   },
   {
     name: "another environment's secret reference",
     environment: 'production',
     overrides: { secrets: { ...hardenedConfig('production').secrets, auditKey: secretRef('staging', 'AUDIT_KEY') } },
     rule: 'secret_reference_environment',
-    message: /secrets\.auditKey "env:TESSERA_STAGING_AUDIT_KEY" names another environment \(staging\); .*"PRODUCTION"/,
+    message: /secrets\.auditKey names another environment \(staging\); .*"PRODUCTION"/,
   },
   {
     name: "another environment's storage namespace",
     environment: 'staging',
     overrides: { storageNamespace: 'tessera_production' },
     rule: 'storage_namespace',
-    message: /storageNamespace "tessera_production" must contain the word "staging" .*"tessera_staging"/,
+    message: /storageNamespace must contain the word "staging" .*"tessera_staging"/,
   },
   {
     name: 'open registration',
@@ -125,7 +123,7 @@ const CASES: readonly RuleCase[] = [
     environment: 'production',
     overrides: { lifetimes: { challengeSeconds: 20 } },
     rule: 'lifetime_bounds',
-    message: /lifetimes\.challengeSeconds must be an integer between 30 and 600 seconds \(got 20\)/,
+    message: /lifetimes\.challengeSeconds must be an integer between 30 and 600 seconds \(got a number out of range\)/,
   },
   {
     name: 'a lifetime above the one it is bounded by',
@@ -140,7 +138,7 @@ const CASES: readonly RuleCase[] = [
     environment: 'production',
     overrides: { limits: { jsonBodyBytes: 1024 } },
     rule: 'limit_bounds',
-    message: /limits\.jsonBodyBytes must be an integer between 4096 and 4194304 \(got 1024\)/,
+    message: /limits\.jsonBodyBytes must be an integer between 4096 and 4194304 \(got a number out of range\)/,
   },
   {
     name: 'a disabled rate-limit policy',
@@ -159,22 +157,12 @@ const CASES: readonly RuleCase[] = [
 ];
 
 describe('identity configuration rules fail startup closed in staging/production (IdentityModule over Nest)', () => {
-  let database: TestDatabase;
-  let db: OpenDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.close();
-  });
+  const database = useMigratedIdentityDatabase();
 
   it.each(CASES)('refuses $name in $environment with $rule', async ({ environment, overrides, rule, message }) => {
     const secrets = secretValues(environment);
     const outcome = await bootIdentity({
-      database: { orm: db.orm },
+      database: { orm: database().orm },
       identity: identityForRoot(hardenedConfig(environment, overrides), runtimeWith(secrets)),
     });
     expect(outcome.app).toBeUndefined();
@@ -191,7 +179,7 @@ describe('identity configuration rules fail startup closed in staging/production
     async (environment) => {
       const secrets = secretValues(environment);
       const outcome = await bootIdentity({
-        database: { orm: db.orm },
+        database: { orm: database().orm },
         identity: identityForRoot(hardenedConfig(environment), runtimeWith(secrets)),
       });
       // This shared database was never provisioned, so the environment marker is what stops it.

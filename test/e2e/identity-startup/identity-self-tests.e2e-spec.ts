@@ -17,6 +17,7 @@ import {
   expectNoSecretIn,
   hardenedConfig,
   IDENTITY_DATABASE,
+  EMBEDDED_TEST_DATABASES,
   identityForRoot,
   runtimeWith,
   secretValues,
@@ -106,9 +107,46 @@ describe('identity startup self-tests fail closed in staging/production (identit
         config: hardenedConfig(environment),
         runtime: runtimeWith(secrets),
         store: inProcessLimiterStore(),
+        unsafeAllowEmbeddedDatabase: EMBEDDED_TEST_DATABASES,
       }),
     });
     expectStartupFailure(outcome, 'rate_limiter', /shared by every instance .*in-process limiter is refused/);
     expectNoSecretIn(outcome, secrets);
+  });
+});
+
+describe('staging/production refuse embedded PGlite by asking the live connection (identity-model §10)', () => {
+  let database: TestDatabase;
+  let db: OpenDatabase;
+  beforeAll(async () => {
+    // Always embedded PGlite, whatever DATABASE_URL says ('' names no server).
+    database = await createTestDatabase({ url: '' });
+    db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.close();
+  });
+
+  it.each(['staging', 'production'] as const)(
+    'refuses PGlite behind a store.kind "postgresql" declaration in %s (only the declaration was checked)',
+    async (environment) => {
+      const secrets = secretValues(environment);
+      const outcome = await bootIdentity({
+        database: { orm: db.orm },
+        identity: identityForRoot(hardenedConfig(environment), runtimeWith(secrets), false),
+      });
+      expectStartupFailure(
+        outcome,
+        'store_engine',
+        /need a PostgreSQL server: the live database connection reports embedded PGlite/,
+      );
+      expectNoSecretIn(outcome, secrets);
+    },
+  );
+
+  it('reports the engine from the server itself', async () => {
+    const store = new MikroOrmIdentityStore(db.orm);
+    expect(await store.inspectDatabaseEngine()).toBe('pglite');
   });
 });

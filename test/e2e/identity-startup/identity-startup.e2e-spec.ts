@@ -19,6 +19,7 @@ import {
   expectNoSecretIn,
   hardenedConfig,
   IDENTITY_DATABASE,
+  EMBEDDED_TEST_DATABASES,
   identityForRoot,
   runtimeWith,
   secretRef,
@@ -301,7 +302,11 @@ class StartupSettings {
   constructor(@Inject('STARTUP_SECRETS') readonly secrets: Record<string, string>) {}
 
   identity(overrides: Partial<IdentityConfig> = {}): IdentityModuleOptions {
-    return { config: hardenedConfig('staging', overrides), runtime: runtimeWith(this.secrets) };
+    return {
+      config: hardenedConfig('staging', overrides),
+      runtime: runtimeWith(this.secrets),
+      unsafeAllowEmbeddedDatabase: EMBEDDED_TEST_DATABASES,
+    };
   }
 }
 

@@ -1,9 +1,16 @@
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { Module, type DynamicModule, type INestApplication, type LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { EntityManager, MikroORM } from '@mikro-orm/core';
-import { DatabaseModule, type DatabaseOptions } from '@tessera/database';
+import {
+  createTestDatabase,
+  DatabaseModule,
+  openDatabase,
+  type DatabaseOptions,
+  type OpenDatabase,
+  type TestDatabase,
+} from '@tessera/database';
 import {
   createInMemorySecretResolver,
   createNodeIdentityRuntime,
@@ -100,6 +107,27 @@ export function runtimeWith(
   return createNodeIdentityRuntime({ ...parts, secrets: createInMemorySecretResolver(secrets) });
 }
 
+/**
+ * A fresh test database with the identity schema migrated, opened before the spec file's tests and
+ * closed after them; returns its accessor.
+ *
+ * @example
+ * const database = useMigratedIdentityDatabase(); ... identityForRoot(...) over { orm: database().orm }
+ */
+export function useMigratedIdentityDatabase(): () => OpenDatabase {
+  let test: TestDatabase | undefined;
+  let db: OpenDatabase | undefined;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    db = await openDatabase({ ...IDENTITY_DATABASE, url: test.url, migrate: 'auto' });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await test?.close();
+  });
+  return () => db!;
+}
+
 /** A Nest logger that keeps every line (the operator's view of a failed start). */
 export class CapturedLogger implements LoggerService {
   readonly lines: string[] = [];
@@ -151,9 +179,25 @@ function databaseModule(database: BootDatabase): DynamicModule {
   return DatabaseModule.forRoot({ ...IDENTITY_DATABASE, url: database.url, migrate: database.migrate });
 }
 
+/**
+ * `true` when this run's test databases are embedded PGlite (no `DATABASE_URL` server): the
+ * hardened boots of these tests then ask for PGlite by name, since they test the other startup
+ * checks (the engine check itself is tested on a PGlite database in its own case).
+ */
+export const EMBEDDED_TEST_DATABASES = !process.env.DATABASE_URL;
+
 /** `IdentityModule.forRoot` with the MikroORM store (the shared PostgreSQL limiter). */
-export function identityForRoot(config: IdentityConfig, runtime: IdentityRuntime): DynamicModule {
-  return IdentityModule.forRoot({ config, runtime, store: IdentityMikroOrmModule.forRoot() });
+export function identityForRoot(
+  config: IdentityConfig,
+  runtime: IdentityRuntime,
+  unsafeAllowEmbeddedDatabase = EMBEDDED_TEST_DATABASES,
+): DynamicModule {
+  return IdentityModule.forRoot({
+    config,
+    runtime,
+    store: IdentityMikroOrmModule.forRoot(),
+    unsafeAllowEmbeddedDatabase,
+  });
 }
 
 /**

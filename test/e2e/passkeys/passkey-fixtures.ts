@@ -3,21 +3,14 @@ import request from 'supertest';
 import type { Response } from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
-import {
-  IDENTITY_KERNEL,
-  IdentityInvitations,
-  issueSession,
-  type AuthenticationMethod,
-  type IdentityConfig,
-  type IdentityKernel,
-} from '@tessera/identity';
+import { IdentityInvitations, issueSession, type AuthenticationMethod, type IdentityConfig } from '@tessera/identity';
 import {
   IdentityTestRows,
   SoftwareAuthenticator,
-  testUuidV7,
   type AssertionOverrides,
   type RegistrationOverrides,
   type TestRow,
+  seedFederation,
 } from '@tessera/identity-testing';
 import { bootIdentityApp, TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import {
@@ -29,6 +22,7 @@ import {
   signIn,
   type TestSession,
 } from '../../support/passkey-client.js';
+import { identityKernelOf, type IdentityKernel } from '../../support/identity-kernel.js';
 
 /** The ceremony cookie clear every finish must send (identity-http §9.1). */
 export const CLEARED_CEREMONY_COOKIE = '__Host-tessera_ceremony=; Max-Age=0; Path=/; Secure; HttpOnly; SameSite=Strict';
@@ -61,7 +55,7 @@ export function rowsOf(identity: IdentityTestApp): IdentityTestRows {
 }
 
 export function kernelOf(identity: IdentityTestApp): IdentityKernel {
-  return identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+  return identityKernelOf(identity.app);
 }
 
 /** The error envelope without its request id. */
@@ -239,20 +233,8 @@ async function federation(identity: IdentityTestApp, userId: string, at: Date) {
   const rows = rowsOf(identity);
   const organizationId = await rows.organization({ at });
   await rows.membership(organizationId, userId, { at });
-  const externalIdentityId = testUuidV7(at);
-  const providerKey = `oidc.${randomBytes(32).toString('base64url')}`;
-  await rows.insert('external_identities', {
-    id: externalIdentityId,
-    user_id: userId,
-    organization_id: organizationId,
-    provider: providerKey,
-    subject: `subject-${randomBytes(4).toString('hex')}`,
-    state: 'active',
-    created_at: at,
-    updated_at: at,
-    version: 0,
-  });
-  return { organizationId, providerKey, providerSessionEpoch: 0, externalIdentityId };
+  // An enabled provider control too: session resolution checks it (identity-http §2.1).
+  return seedFederation(rows, organizationId, userId, at);
 }
 
 /**

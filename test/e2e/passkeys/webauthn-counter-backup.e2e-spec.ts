@@ -69,6 +69,45 @@ describe('WebAuthn attacks on passkey ceremonies (routes 2–7)', () => {
       });
     });
 
+    it('quarantines a passkey whose counter was downgraded to 0 (it used to reset the stored counter and disarm clone detection)', async () => {
+      const victim = await inviteeWithPasskey(identity, organizationId, owner.userId);
+      victim.authenticator.setSignCount(victim.credentialId, 4);
+      expect((await signIn(identity, victim.authenticator, { credentialId: victim.credentialId })).status).toBe(200);
+      expect(Number((await credentialRows(identity, victim.userId))[0]!['sign_count'])).toBe(5);
+      const sessions = await sessionCount(identity, victim.userId);
+      const attempt = await signInAttempt(identity, victim.authenticator, {
+        credentialId: victim.credentialId,
+        overrides: { signCount: 0 },
+      });
+      const res = await finish(identity, SIGN_IN_FINISH, attempt.body, { cookies: [attempt.cookie] });
+      expect(errorOf(res)).toMatchObject({ status: 401, code: 'invalid_credentials' });
+      const [credential] = await credentialRows(identity, victim.userId);
+      expect({ state: credential!['state'], signCount: Number(credential!['sign_count']) }).toEqual({
+        state: 'suspected_clone',
+        signCount: 5,
+      });
+      expect(await sessionCount(identity, victim.userId)).toBe(sessions);
+    });
+
+    it('accepts a zero counter while the stored counter is zero too, and a counter that moves forward', async () => {
+      const authenticator = new SoftwareAuthenticator({ counterMode: 'zero' });
+      const user = await inviteeWithPasskey(identity, organizationId, owner.userId, authenticator);
+      expect(Number((await credentialRows(identity, user.userId))[0]!['sign_count'])).toBe(0);
+      const again = await signIn(identity, authenticator, { credentialId: user.credentialId });
+      expect(again.status).toBe(200);
+      const attempt = await signInAttempt(identity, authenticator, {
+        credentialId: user.credentialId,
+        overrides: { signCount: 2 },
+      });
+      const res = await finish(identity, SIGN_IN_FINISH, attempt.body, { cookies: [attempt.cookie] });
+      expect(res.status).toBe(200);
+      const [credential] = await credentialRows(identity, user.userId);
+      expect({ state: credential!['state'], signCount: Number(credential!['sign_count']) }).toEqual({
+        state: 'active',
+        signCount: 2,
+      });
+    });
+
     it('quarantines on a counter regression during step-up and leaves the session unrotated', async () => {
       const victim = await inviteeWithPasskey(identity, organizationId, owner.userId);
       const session = await freshSession(identity, victim);

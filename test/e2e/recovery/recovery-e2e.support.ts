@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { MikroORM } from '@mikro-orm/core';
-import { IDENTITY_KERNEL, type IdentityKernel } from '@tessera/identity';
 import { IdentityTestRows, type TestRow } from '@tessera/identity-testing';
 import { TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 import type { TestSession } from '../../support/passkey-client.js';
+import { identityKernelOf, type IdentityKernel } from '../../support/identity-kernel.js';
 
 /** Raw SQL on the app's database (`?` placeholders). */
 export function rowsOf(identity: IdentityTestApp): IdentityTestRows {
@@ -14,7 +14,7 @@ export function rowsOf(identity: IdentityTestApp): IdentityTestRows {
 
 /** The running identity kernel (store, keys, config). */
 export function kernelOf(identity: IdentityTestApp): IdentityKernel {
-  return identity.app.get<IdentityKernel>(IDENTITY_KERNEL);
+  return identityKernelOf(identity.app);
 }
 
 /** The audit rows of `action`, oldest first, with the columns the tests compare. */

@@ -85,6 +85,17 @@ describe('service credentials as bearer tokens', () => {
     expect(envelopeOf(await bearer(identity, 'post', packages(other), publisher.token))).toEqual(unknown);
   });
 
+  it('has no organization scope on a route that selects none, like a user: @RequireOrganization() is 404 (regression: a service defaulted to its own organization)', async () => {
+    const scoped = await bearer(identity, 'get', `/host/orgs/${owner.organizationId}/scope`, publisher.token);
+    expect(scoped.status).toBe(200);
+    expect(scoped.body).toEqual({ organizationId: owner.organizationId });
+    const unscopedService = await bearer(identity, 'get', '/host/scope', publisher.token);
+    const unscopedUser = await read(identity, '/host/scope', owner.session);
+    expect(envelopeOf(unscopedService)).toEqual(envelopeOf(unscopedUser));
+    expect(outcome(unscopedService)).toEqual({ status: 404, code: 'not_found' });
+    expect((await read(identity, `/host/orgs/${owner.organizationId}/scope`, owner.session)).status).toBe(200);
+  });
+
   it('is refused on identity routes, which admit no service caller (route 1, routes 39–45)', async () => {
     for (const res of [
       await bearer(identity, 'get', '/identity/v1/me', publisher.token),
@@ -110,7 +121,6 @@ describe('service credentials as bearer tokens', () => {
     const [prefix, secret] = publisher.token.split('.') as [string, string];
     const flipped = `${prefix}.${secret.slice(0, -2)}${secret.endsWith('AA') ? 'BA' : 'AA'}`;
     const headers: (string | string[])[] = [
-      `Basic ${publisher.token}`,
       'Bearer',
       `Bearer  ${publisher.token}`,
       `Bearer ${publisher.token} extra`,
@@ -125,14 +135,24 @@ describe('service credentials as bearer tokens', () => {
       // Two headers (Node sends one line per array item; the middleware reads the raw headers).
       [`Bearer ${publisher.token}`, `Bearer ${publisher.token}`],
     ];
-    for (const header of headers) {
-      for (const path of [packages(owner.organizationId), '/identity/v1/me']) {
+    for (const [header, paths] of [
+      ...headers.map((h) => [h, [packages(owner.organizationId), '/identity/v1/me']] as const),
+      [`Basic ${publisher.token}`, ['/identity/v1/me']] as const,
+    ]) {
+      for (const path of paths) {
         const res = await request(identity.app.getHttpServer())
           .post(path)
           .set('authorization', header as string);
         expect([header, outcome(res)]).toEqual([header, { status: 401, code: 'invalid_credentials' }]);
       }
     }
+    // On a host route another scheme is the host's (identity-http §2.1): identity answers as to an anonymous caller.
+    const basic = await request(identity.app.getHttpServer())
+      .post(packages(owner.organizationId))
+      .set('authorization', `Basic ${publisher.token}`);
+    const anonymous = await request(identity.app.getHttpServer()).post(packages(owner.organizationId));
+    expect(outcome(basic)).toEqual(outcome(anonymous));
+    expect(outcome(basic).code).not.toBe('invalid_credentials');
     const both = await bearer(identity, 'post', packages(owner.organizationId), publisher.token).set(
       'cookie',
       session.cookie,

@@ -54,6 +54,19 @@ export class HostPackagesController {
     return { ok: true };
   }
 
+  @Get('orgs/:orgId/scope')
+  @RequireOrganization()
+  scoped(@CurrentIdentity() identity: IdentityContext) {
+    return { organizationId: identity.organization?.id };
+  }
+
+  /** A route no selector maps to an organization. */
+  @Get('scope')
+  @RequireOrganization()
+  unscoped(@CurrentIdentity() identity: IdentityContext) {
+    return { organizationId: identity.organization?.id };
+  }
+
   @Get('whoami')
   @RequireIdentity()
   @RequireCapability('content.read')

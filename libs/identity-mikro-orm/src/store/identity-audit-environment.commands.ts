@@ -1,6 +1,7 @@
 import {
   StoreError,
   type AuditEventInput,
+  type DatabaseEngine,
   type Environment,
   type EnvironmentRefusal,
   type EnvironmentResult,
@@ -72,6 +73,15 @@ export class IdentityAuditEnvironmentCommandHandlers implements IdentityAuditCom
       result = { ok: false, code: error instanceof StoreError ? error.code : 'internal' };
     }
     return this.settle(result);
+  }
+
+  /** PGlite reports itself in `version()` (`… (PGlite x.y) on wasm32-unknown-emscripten …`). */
+  inspectDatabaseEngine(): Promise<DatabaseEngine> {
+    return this.gateway.unguardedRead(async (sql) => {
+      const [row] = await sql('select version() as version');
+      const version = String(row?.['version'] ?? '');
+      return /pglite|emscripten|wasm32/i.test(version) ? 'pglite' : 'postgresql';
+    });
   }
 
   /**

@@ -124,7 +124,7 @@ export class IdentityCredentialCommandHandlers implements Pick<
         if (!isUuid(credentialId)) abort('not_found');
         const [row] = await sql(
           `update ${table('credentials')}
-              set sign_count = ?, backed_up = ?, last_used_at = ?, updated_at = ?, version = version + 1
+              set sign_count = greatest(sign_count, ?), backed_up = ?, last_used_at = ?, updated_at = ?, version = version + 1
             where id = ? and user_id = ? and version = ? and state = 'active'
           returning ${allColumns('credentials')}`,
           [signCount, backedUp, at, at, credentialId, user.id, expectedCredentialVersion],

@@ -15,6 +15,7 @@ import {
   sessionFromRow,
   userFromRow,
 } from './identity-row.mappers.js';
+import { requireActiveOwner } from './identity-organization.commands.js';
 import { insertAudit } from './identity-session.commands.js';
 
 /** Serializes bootstrap attempts for the length of their transaction (PostgreSQL server or PGlite). */
@@ -78,6 +79,8 @@ export class IdentityEnrollmentCommandHandlers implements IdentityEnrollmentComm
     const { invitation, at, audit } = input;
     return this.gateway.command(async (sql) => {
       await requireActiveOrganization(sql, invitation.organizationId);
+      if (invitation.role === 'owner' && invitation.invitedByUserId !== null)
+        await requireActiveOwner(sql, invitation.organizationId, invitation.invitedByUserId);
       const row = await insertRow(sql, 'invitations', invitationColumns(invitation, at));
       await insertAudit(sql, audit);
       return invitationFromRow(row);

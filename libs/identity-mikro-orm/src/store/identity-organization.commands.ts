@@ -40,6 +40,27 @@ function isActiveOwner(membership: MembershipRecord, organizationId: string): bo
   return membership.organizationId === organizationId && membership.role === 'owner' && membership.state === 'active';
 }
 
+/**
+ * identity-model §6.1's owner rule under the command's locks: `userId` must hold an active owner
+ * membership of `organizationId`, locked `FOR SHARE` so a concurrent demotion either commits first
+ * (and this re-check sees it: `not_found`, the route's owner-rule answer) or waits for this command.
+ */
+export async function requireActiveOwner(sql: Sql, organizationId: string, userId: string): Promise<void> {
+  if (!isUuid(userId)) abort('not_found');
+  const [owner] = await sql(
+    `select id from ${table('memberships')}
+      where organization_id = ? and user_id = ? and role = 'owner' and state = 'active'
+      for share`,
+    [organizationId, userId],
+  );
+  if (owner === undefined) abort('not_found');
+}
+
+/** `true` when `change` to `target` makes or unmakes an owner (an owner-only change). */
+function touchesOwner(target: MembershipRecord, change: MembershipChange): boolean {
+  return target.role === 'owner' || (change.kind === 'role' && change.role === 'owner');
+}
+
 /** `true` when applying `change` to `target` takes an active owner away. */
 function unmakesOwner(target: MembershipRecord, change: MembershipChange): boolean {
   return target.role === 'owner' && (change.kind === 'remove' || change.role !== 'owner');
@@ -51,6 +72,8 @@ function unmakesOwner(target: MembershipRecord, change: MembershipChange): boole
  * its active owner memberships and the target membership together (update, by id), then the target
  * user (update, for the epoch) — so concurrent changes queue instead of deadlocking, and of two
  * concurrent demotions of the last two owners the second re-reads one owner and fails `last_owner`.
+ * An owner-only change re-checks its actor among the locked owners, so an owner being demoted at
+ * the same moment cannot finish one.
  *
  * @example
  * const changed = await commands.mutateMembership({ organizationId, membershipId, expectedVersion: 0, change: { kind: 'remove' }, revokeSessions: { reason: 'organization_privilege_changed' }, at, audits });
@@ -96,7 +119,7 @@ export class IdentityOrganizationCommandHandlers implements IdentityOrganization
   mutateMembership(
     input: Parameters<IdentityOrganizationCommands['mutateMembership']>[0],
   ): ReturnType<IdentityOrganizationCommands['mutateMembership']> {
-    const { organizationId, membershipId, expectedVersion, change, revokeSessions, at, audits } = input;
+    const { organizationId, membershipId, expectedVersion, change, revokeSessions, at, audits, actorUserId } = input;
     return this.gateway.command(async (sql) => {
       if (!isUuid(organizationId) || !isUuid(membershipId)) abort('not_found');
       const [organization] = await sql(`select state from ${table('organizations')} where id = ? for share`, [
@@ -119,6 +142,14 @@ export class IdentityOrganizationCommandHandlers implements IdentityOrganization
       if (target.organizationId !== organizationId) abort('not_found');
       if (target.state !== 'active') abort('invalid_transition');
       if (target.version !== expectedVersion) abort('version_conflict');
+      // The actor's owner membership, if any, is among the rows just locked (re-evaluated under the
+      // lock): a demotion that committed meanwhile took it out of that set.
+      if (
+        actorUserId !== null &&
+        touchesOwner(target, change) &&
+        !locked.some((row) => row.userId === actorUserId && isActiveOwner(row, organizationId))
+      )
+        abort('not_found');
       const otherOwners = locked.filter((row) => row.id !== target.id && isActiveOwner(row, organizationId));
       if (unmakesOwner(target, change) && otherOwners.length === 0) abort('last_owner');
       const update = membershipUpdate(change, at);

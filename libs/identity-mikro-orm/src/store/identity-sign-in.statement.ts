@@ -74,7 +74,7 @@ export function signInStatement(input: AuthenticationInput): { query: string; va
       returning ch.id
     ), counted as (
       update ${table('credentials')} c
-         set sign_count = ${p.add(input.signCount)}, backed_up = ${p.add(input.backedUp)}, last_used_at = ${$at},
+         set sign_count = greatest(c.sign_count, ${p.add(input.signCount)}), backed_up = ${p.add(input.backedUp)}, last_used_at = ${$at},
              updated_at = ${$at}, version = c.version + 1
         from claimed where c.id = ${$credential}
       returning ${allColumns('credentials', 'c')}

@@ -5,6 +5,8 @@ import { IdentityCeremonyCommandHandlers } from './identity-ceremony.commands.js
 import { IdentityCredentialCommandHandlers } from './identity-credential.commands.js';
 import { IdentityCredentialReadQueries } from './identity-credential.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
+import { IdentityFederationReadQueries } from './identity-federation.reads.js';
+import { IdentityMaintenanceCommandHandlers } from './identity-maintenance.commands.js';
 import { IdentityInvitationAuditReadQueries } from './identity-invitation-audit.reads.js';
 import { IdentityInvitationCommandHandlers } from './identity-invitation.commands.js';
 import { IdentityOrganizationCommandHandlers } from './identity-organization.commands.js';
@@ -45,6 +47,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly invitations: IdentityInvitationCommandHandlers;
   private readonly organizationReads: IdentityOrganizationReadQueries;
   private readonly organizations: IdentityOrganizationCommandHandlers;
+  private readonly federationReads: IdentityFederationReadQueries;
+  private readonly maintenance: IdentityMaintenanceCommandHandlers;
 
   /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
   constructor(source: MikroORM | EntityManager) {
@@ -63,6 +67,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.invitations = new IdentityInvitationCommandHandlers(gateway);
     this.organizationReads = new IdentityOrganizationReadQueries(gateway);
     this.organizations = new IdentityOrganizationCommandHandlers(gateway);
+    this.federationReads = new IdentityFederationReadQueries(gateway);
+    this.maintenance = new IdentityMaintenanceCommandHandlers(gateway);
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
@@ -135,6 +141,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   provisionEnvironment: IdentityStore['provisionEnvironment'] = (marker) =>
     this.auditEnvironment.provisionEnvironment(marker);
   verifyEnvironment: IdentityStore['verifyEnvironment'] = (marker) => this.auditEnvironment.verifyEnvironment(marker);
+  inspectDatabaseEngine: IdentityStore['inspectDatabaseEngine'] = () => this.auditEnvironment.inspectDatabaseEngine();
 
   findServiceIdentity: IdentityStore['findServiceIdentity'] = (id) => this.serviceReads.findServiceIdentity(id);
   listServiceIdentitiesForOrganization: IdentityStore['listServiceIdentitiesForOrganization'] = (organizationId) =>
@@ -161,4 +168,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
   createOrganization: IdentityStore['createOrganization'] = (input) => this.organizations.createOrganization(input);
   mutateOrganization: IdentityStore['mutateOrganization'] = (input) => this.organizations.mutateOrganization(input);
   mutateMembership: IdentityStore['mutateMembership'] = (input) => this.organizations.mutateMembership(input);
+
+  findFederatedSessionStanding: IdentityStore['findFederatedSessionStanding'] = (federation, userId) =>
+    this.federationReads.findFederatedSessionStanding(federation, userId);
+  purgeExpiredRows: IdentityStore['purgeExpiredRows'] = (input) => this.maintenance.purgeExpiredRows(input);
 }

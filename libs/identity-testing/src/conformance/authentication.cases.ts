@@ -50,6 +50,36 @@ export function authenticationCases(world: ConformanceWorld): void {
       expect(await world.storedAudits(input.rejection.audits)).toBe(0);
     });
 
+    it('never lowers a stored sign counter, on the one-statement sign-in and on the transactional step-up', async () => {
+      const { userId, sessions } = await world.userWithSessions(1);
+      const credential = await fixtures.passkey(userId, { signCount: 9 });
+      const signIn = await fixtures.challenge({ purpose: 'webauthn_authentication' });
+      const signedIn = unwrap(
+        await world.store.completeCredentialAuthentication(
+          fixtures.authentication(signIn, credential, { signCount: 0 }),
+        ),
+      );
+      expect(signedIn.credential.signCount).toBe(9);
+      const stepUp = await fixtures.challenge({ purpose: 'step_up', userId });
+      const current = sessions[0]!;
+      const replacement = {
+        ...newTestSession({ userId, at: world.clock.now(), familyId: current.familyId }),
+        assurance: 'step_up' as const,
+        rotationCounter: current.rotationCounter + 1,
+      };
+      const steppedUp = unwrap(
+        await world.store.completeCredentialAuthentication(
+          fixtures.authentication(stepUp, signedIn.credential, {
+            signCount: 3,
+            session: replacement,
+            rotateFrom: { sessionId: current.id, expectedVersion: current.version },
+          }),
+        ),
+      );
+      expect(steppedUp.credential.signCount).toBe(9);
+      expect((await world.store.findCredential(credential.id))?.signCount).toBe(9);
+    });
+
     it('steps up by rotating the current session into step_up: same family, counter + 1, absolute never extended', async () => {
       const { userId, sessions } = await world.userWithSessions(1, { sessionEpoch: 2 });
       const old = sessions[0]!;

@@ -18,7 +18,10 @@ export function invitationAcceptanceCases(world: ConformanceWorld): void {
     return unwrap(await world.store.createInvitation({ invitation, at, audit }));
   }
 
-  function revoke(invitation: InvitationRecord, over: { organizationId?: string; expectedVersion?: number } = {}) {
+  function revoke(
+    invitation: InvitationRecord,
+    over: { organizationId?: string; expectedVersion?: number; actorUserId?: string | null } = {},
+  ) {
     const at = world.clock.now();
     const audit = testAuditEvent({ action: 'invitation.revoked', at, organizationId: invitation.organizationId });
     const run = world.store.mutateInvitation({
@@ -26,6 +29,7 @@ export function invitationAcceptanceCases(world: ConformanceWorld): void {
       organizationId: over.organizationId ?? invitation.organizationId,
       expectedVersion: over.expectedVersion ?? invitation.version,
       change: { kind: 'revoke' },
+      actorUserId: over.actorUserId ?? null,
       at,
       audit,
     });
@@ -42,7 +46,13 @@ export function invitationAcceptanceCases(world: ConformanceWorld): void {
       at,
       audits: [
         testAuditEvent({ action: 'invitation.accepted', at, actor, organizationId: invitation.organizationId }),
-        testAuditEvent({ action: 'membership.created', at, actor, organizationId: invitation.organizationId }),
+        testAuditEvent({
+          action: 'membership.created',
+          at,
+          actor,
+          organizationId: invitation.organizationId,
+          target: { type: 'membership', id: membershipId },
+        }),
       ],
       ...over,
     };
@@ -169,14 +179,49 @@ export function invitationAcceptanceCases(world: ConformanceWorld): void {
       expect(await world.store.findMembershipForUser(world.organizationId, userId)).toBeNull();
     });
 
-    it('refuses a user who already has a membership in the organization (any state) with unique_constraint, leaving the invitation pending', async () => {
-      const userId = await world.rows.user({ email: 'already.member@example.test' });
-      await world.rows.membership(world.organizationId, userId, { state: 'removed' });
-      const invitation = await invite(world.organizationId, { email: 'already.member@example.test' });
+    it('refuses a user who already has an active or suspended membership in the organization with unique_constraint, leaving the invitation pending', async () => {
+      for (const state of ['active', 'suspended'] as const) {
+        const email = `already.${state}@example.test`;
+        const userId = await world.rows.user({ email });
+        await world.rows.membership(world.organizationId, userId, { state });
+        const invitation = await invite(world.organizationId, { email });
+        const input = acceptance(invitation, userId);
+        expect(await world.store.createMembership(input)).toEqual({ ok: false, code: 'unique_constraint' });
+        expect(await written([input])).toEqual([0, 0]);
+        expect(await world.store.findInvitation(invitation.id)).toEqual(invitation);
+      }
+    });
+
+    it('reactivates a removed membership with the invited role (a rejoin): same id, audited membership.created with reason rejoined', async () => {
+      const userId = await world.rows.user({ email: 'removed.member@example.test' });
+      const membershipId = await world.rows.membership(world.organizationId, userId, {
+        state: 'removed',
+        role: 'admin',
+      });
+      const removed = (await world.store.findMembership(membershipId))!;
+      const invitation = await invite(world.organizationId, { email: 'Removed.Member@example.test', role: 'viewer' });
       const input = acceptance(invitation, userId);
-      expect(await world.store.createMembership(input)).toEqual({ ok: false, code: 'unique_constraint' });
-      expect(await written([input])).toEqual([0, 0]);
-      expect(await world.store.findInvitation(invitation.id)).toEqual(invitation);
+      const { membership, invitation: accepted } = unwrap(await world.store.createMembership(input));
+      expect(membership).toEqual({
+        ...removed,
+        role: 'viewer',
+        state: 'active',
+        removedAt: null,
+        updatedAt: input.at,
+        version: removed.version + 1,
+      });
+      expect(accepted.state).toBe('accepted');
+      expect(await world.rows.count('memberships', 'id = ?', [input.membership.id])).toBe(0);
+      const [audit] = await world.rows.sql(
+        `select target_type, target_id, reason_code from tessera_identity.audit_events where id = ?`,
+        [input.audits[1]!.id],
+      );
+      expect(audit).toEqual({ target_type: 'membership', target_id: membershipId, reason_code: 'rejoined' });
+      const again = await invite(world.organizationId, { email: 'removed.member@example.test' });
+      expect(await world.store.createMembership(acceptance(again, userId))).toEqual({
+        ok: false,
+        code: 'unique_constraint',
+      });
     });
 
     it(`admits one winner when ${world.concurrency} acceptances and an enrollment race for one invitation`, async () => {

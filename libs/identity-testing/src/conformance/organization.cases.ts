@@ -48,7 +48,7 @@ export function organizationCases(world: ConformanceWorld): void {
   function change(
     membership: MembershipRecord,
     what: MembershipChange,
-    over: { revoke?: boolean; expectedVersion?: number; organizationId?: string } = {},
+    over: { revoke?: boolean; expectedVersion?: number; organizationId?: string; actorUserId?: string | null } = {},
   ) {
     const at = world.clock.now();
     const audit = testAuditEvent({ action: 'membership.changed', at, organizationId: membership.organizationId });
@@ -60,6 +60,7 @@ export function organizationCases(world: ConformanceWorld): void {
         expectedVersion: over.expectedVersion ?? membership.version,
         change: what,
         revokeSessions: over.revoke === false ? null : { reason: 'organization_privilege_changed' },
+        actorUserId: over.actorUserId ?? null,
         at,
         audits: [audit],
       }),

@@ -1,6 +1,6 @@
 import type { IdentityLifetimes, IdentityLimits } from './identity-bounds.config.js';
 import type { RateLimitPolicyName, ResolvedIdentityConfig } from './identity.config.js';
-import { fail, integerIn, isHardened, oneOf, show } from './identity-config.rules.js';
+import { fail, kindOf, integerIn, isHardened, oneOf } from './identity-config.rules.js';
 
 const DAY = 86_400;
 const KIB = 1024;
@@ -111,7 +111,7 @@ export function validateRateLimits(config: ResolvedIdentityConfig): void {
       continue;
     }
     if (policy === null || typeof policy !== 'object') {
-      fail('rate_limit_bounds', `rateLimits.${name} must be { limit, windowSeconds } or false (got ${show(policy)})`);
+      fail('rate_limit_bounds', `rateLimits.${name} must be { limit, windowSeconds } or false (got ${kindOf(policy)})`);
     }
     const { limit, windowSeconds } = policy as { limit: unknown; windowSeconds: unknown };
     integerIn('rate_limit_bounds', `rateLimits.${name}.limit`, limit, ...RATE_LIMIT_BOUNDS.limit);
@@ -133,4 +133,19 @@ export function validateRateLimits(config: ResolvedIdentityConfig): void {
 export function validateAudit(config: ResolvedIdentityConfig): void {
   oneOf('audit', 'audit.userAgent', config.audit.userAgent, ['omit', 'pseudonymize'] as const);
   integerIn('audit', 'audit.retentionDays', config.audit.retentionDays, 1, 3650, ' days');
+}
+
+/**
+ * Maintenance options: the interval `0` (off) or 30..86400 seconds, 1..5000 rows per batch,
+ * 1..1000 batches per run.
+ *
+ * @example
+ * validateMaintenance(resolveIdentityConfig({ ...input, maintenance: { intervalSeconds: 5 } })); // throws maintenance
+ */
+export function validateMaintenance(config: ResolvedIdentityConfig): void {
+  const { intervalSeconds, batchSize, maxBatchesPerRun } = config.maintenance;
+  if (intervalSeconds !== 0)
+    integerIn('maintenance', 'maintenance.intervalSeconds', intervalSeconds, 30, 86_400, ' seconds (or 0 for off)');
+  integerIn('maintenance', 'maintenance.batchSize', batchSize, 1, 5000, ' rows');
+  integerIn('maintenance', 'maintenance.maxBatchesPerRun', maxBatchesPerRun, 1, 1000, ' batches');
 }

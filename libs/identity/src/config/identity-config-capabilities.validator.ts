@@ -1,6 +1,6 @@
 import { CAPABILITY_NAME, IDENTITY_OWNED_CAPABILITIES, isCapabilityName } from '../organizations/capabilities.js';
 import type { ResolvedIdentityConfig } from './identity.config.js';
-import { fail, show } from './identity-config.rules.js';
+import { fail } from './identity-config.rules.js';
 
 /**
  * Device and service allowlists (`identity-model.md` §5.8, §6.2): valid, distinct capability
@@ -20,15 +20,15 @@ export function validateCapabilityAllowlists(config: ResolvedIdentityConfig): vo
       if (typeof name !== 'string' || !isCapabilityName(name)) {
         fail(
           'capability_allowlist',
-          `${path} ${show(name)} must be a capability name of 3..200 chars matching ${CAPABILITY_NAME.source} (e.g. "content.read")`,
+          `${path} must be a capability name of 3..200 chars matching ${CAPABILITY_NAME.source} (e.g. "content.read")`,
         );
       }
-      if (seen.has(name)) fail('capability_allowlist', `${path} ${show(name)} is listed twice`);
+      if (seen.has(name)) fail('capability_allowlist', `${path} is listed twice`);
       seen.add(name);
       if (kind === 'service' && IDENTITY_OWNED_CAPABILITIES.has(name)) {
         fail(
           'capability_allowlist',
-          `${path} ${show(name)} is identity-owned and can never be a service-credential scope; remove it`,
+          `${path} is identity-owned and can never be a service-credential scope; remove it`,
         );
       }
     });

@@ -29,7 +29,7 @@ describe('forwarding', () => {
     (cidr) => {
       const error = configError(prod({ forwarding: { mode: 'trusted_cidrs', trustedCidrs: [cidr] } }));
       expect(error.rule).toBe('forwarding');
-      expect(error.message).toContain(`forwarding.trustedCidrs[0] "${cidr}"`);
+      expect(error.message).toContain('forwarding.trustedCidrs[0] must be a network address/prefix');
     },
   );
 

@@ -1,7 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { parseIpv6 } from '../tokens/client-address.format.js';
 import type { ResolvedIdentityConfig } from './identity.config.js';
-import { fail, oneOf, show } from './identity-config.rules.js';
+import { fail, oneOf } from './identity-config.rules.js';
 
 /**
  * A parsed CIDR block: address bytes (4 or 16) and prefix length.
@@ -73,7 +73,7 @@ export function validateForwarding(config: ResolvedIdentityConfig): void {
     if (typeof cidr !== 'string' || parseCidr(cidr) === undefined) {
       fail(
         'forwarding',
-        `forwarding.trustedCidrs[${i}] ${show(cidr)} must be a network address/prefix with no host bits set and a prefix ≥ 1 (e.g. "10.0.0.0/8", "2001:db8::/32")`,
+        `forwarding.trustedCidrs[${i}] must be a network address/prefix with no host bits set and a prefix ≥ 1 (e.g. "10.0.0.0/8", "2001:db8::/32")`,
       );
     }
   });

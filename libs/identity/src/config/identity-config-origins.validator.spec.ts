@@ -62,14 +62,11 @@ describe('session cookie rules (identity-http §9.1)', () => {
   });
 
   it('requires a Domain to be the RP ID or under it, and to cover publicBaseUrl', () => {
-    expectCookieRule(
-      prod({ sessionCookie: { name: 'sid', domain: 'evil.com' } }),
-      'must be rp.id "example.com" or a subdomain',
-    );
+    expectCookieRule(prod({ sessionCookie: { name: 'sid', domain: 'evil.com' } }), 'must be rp.id or a subdomain');
     expectCookieRule(prod({ sessionCookie: { name: 'sid', domain: 'com' } }), 'or a subdomain of it');
     expectCookieRule(
       prod({ sessionCookie: { name: 'sid', domain: 'app.example.com' } }),
-      'does not cover the publicBaseUrl host "id.example.com"',
+      'does not cover the publicBaseUrl host',
     );
     expect(
       createIdentityConfig(prod({ sessionCookie: { name: 'sid', domain: '.example.com' } })).sessionCookie.domain,
@@ -95,7 +92,7 @@ describe('session cookie rules (identity-http §9.1)', () => {
 
 describe('validateIdentityConfig: origins and RP ID', () => {
   it.each([
-    ['a trailing slash', 'https://id.example.com/', 'did you mean "https://id.example.com"'],
+    ['a trailing slash', 'https://id.example.com/', '(keep only the scheme, host and port)'],
     ['a path', 'https://id.example.com/app', 'without path'],
     ['a query', 'https://id.example.com?x=1', 'without path, query'],
     ['upper case', 'https://ID.example.com', 'in lowercase'],
@@ -129,12 +126,12 @@ describe('validateIdentityConfig: origins and RP ID', () => {
     expectRule(
       prod({ allowedOrigins: ['https://id.example.com', 'https://evil.com'] }),
       'origin_outside_rp_id',
-      'equal to or under rp.id "example.com"',
+      'equal to or under rp.id',
     );
     expectRule(
       prod({ allowedOrigins: ['https://id.example.com', 'https://notexample.com'] }),
       'origin_outside_rp_id',
-      'notexample.com',
+      'allowedOrigins[1] must have a host equal to or under rp.id',
     );
   });
 

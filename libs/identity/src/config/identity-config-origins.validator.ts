@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../runtime/outbound-url.policy.js';
 import type { ResolvedIdentityConfig } from './identity.config.js';
-import { fail, HTTP_TOKEN, isHardened, oneOf, show, string } from './identity-config.rules.js';
+import { fail, HTTP_TOKEN, isHardened, oneOf, string } from './identity-config.rules.js';
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const COOKIE_PATH = /^\/[\x21-\x3a\x3c-\x7e]*$/;
@@ -28,15 +28,12 @@ export function validateOrigins(config: ResolvedIdentityConfig): void {
   const hardened = isHardened(config.environment);
   const rpId = string('rp_invalid', 'rp.id', config.rp.id);
   if (!HOSTNAME.test(rpId) || isIP(rpId) !== 0) {
-    fail(
-      'rp_invalid',
-      `rp.id ${show(rpId)} must be a lowercase domain name without scheme, port or path (e.g. "example.com")`,
-    );
+    fail('rp_invalid', `rp.id must be a lowercase domain name without scheme, port or path (e.g. "example.com")`);
   }
   if (hardened && (isLoopbackHost(rpId) || !rpId.includes('.'))) {
     fail(
       'rp_invalid',
-      `rp.id ${show(rpId)} must be a registrable domain in ${config.environment}, not a loopback or single-label name`,
+      `rp.id must be a registrable domain in ${config.environment}, not a loopback or single-label name`,
     );
   }
   const rpName = string('rp_invalid', 'rp.name', config.rp.name);
@@ -51,12 +48,12 @@ export function validateOrigins(config: ResolvedIdentityConfig): void {
   config.allowedOrigins.forEach((origin, index) => {
     const path = `allowedOrigins[${index}]`;
     checkOrigin(config, path, origin);
-    if (seen.has(origin)) fail('origin_not_exact', `${path} ${show(origin)} is listed twice`);
+    if (seen.has(origin)) fail('origin_not_exact', `${path} is listed twice`);
     seen.add(origin);
   });
   checkOrigin(config, 'publicBaseUrl', config.publicBaseUrl);
   if (!seen.has(config.publicBaseUrl)) {
-    fail('public_base_url', `publicBaseUrl ${show(config.publicBaseUrl)} must also be listed in allowedOrigins`);
+    fail('public_base_url', `publicBaseUrl must also be listed in allowedOrigins`);
   }
 }
 
@@ -69,31 +66,25 @@ function checkOrigin(config: ResolvedIdentityConfig, path: string, value: unknow
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== origin) {
-    const suggestion = url !== undefined && url.origin !== 'null' ? ` (did you mean ${show(url.origin)}?)` : '';
+    const suggestion = url !== undefined && url.origin !== 'null' ? ' (keep only the scheme, host and port)' : '';
     fail(
       'origin_not_exact',
-      `${path} ${show(origin)} must be an exact origin scheme://host[:port] in lowercase, without path, query, trailing slash or default port${suggestion}`,
+      `${path} must be an exact origin scheme://host[:port] in lowercase, without path, query, trailing slash or default port${suggestion}`,
     );
   }
   const loopback = isLoopbackHost(url.hostname);
   if (isHardened(config.environment)) {
     if (url.protocol !== 'https:' || loopback) {
-      fail(
-        'origin_insecure',
-        `${path} ${show(origin)} must use https:// and a non-loopback host in ${config.environment}`,
-      );
+      fail('origin_insecure', `${path} must use https:// and a non-loopback host in ${config.environment}`);
     }
   } else if (url.protocol === 'http:' && !loopback) {
     fail(
       'origin_insecure',
-      `${path} ${show(origin)} must use https://; plain http:// is allowed only for localhost, 127.0.0.1 or [::1] in development/test`,
+      `${path} must use https://; plain http:// is allowed only for localhost, 127.0.0.1 or [::1] in development/test`,
     );
   }
   if (!isHostUnder(url.hostname, config.rp.id)) {
-    fail(
-      'origin_outside_rp_id',
-      `${path} ${show(origin)} must have a host equal to or under rp.id ${show(config.rp.id)}`,
-    );
+    fail('origin_outside_rp_id', `${path} must have a host equal to or under rp.id`);
   }
 }
 
@@ -107,10 +98,7 @@ export function validateSessionCookie(config: ResolvedIdentityConfig): void {
   const cookie = config.sessionCookie;
   const name = string('session_cookie', 'sessionCookie.name', cookie.name);
   if (!HTTP_TOKEN.test(name))
-    fail(
-      'session_cookie',
-      `sessionCookie.name ${show(name)} must be an HTTP token (letters, digits and !#$%&'*+.^_\`|~-)`,
-    );
+    fail('session_cookie', `sessionCookie.name must be an HTTP token (letters, digits and !#$%&'*+.^_\`|~-)`);
   if (typeof cookie.secure !== 'boolean') fail('session_cookie', 'sessionCookie.secure must be a boolean');
   if (cookie.httpOnly !== true) fail('session_cookie', 'sessionCookie.httpOnly cannot be disabled; remove the option');
   const sameSite = oneOf('session_cookie', 'sessionCookie.sameSite', cookie.sameSite, [
@@ -120,24 +108,20 @@ export function validateSessionCookie(config: ResolvedIdentityConfig): void {
   ] as const);
   const path = string('session_cookie', 'sessionCookie.path', cookie.path);
   if (!COOKIE_PATH.test(path))
-    fail(
-      'session_cookie',
-      `sessionCookie.path ${show(path)} must start with "/" and contain no spaces, controls or ";"`,
-    );
+    fail('session_cookie', `sessionCookie.path must start with "/" and contain no spaces, controls or ";"`);
   const lower = name.toLowerCase();
   if (lower.startsWith('__host-')) {
     if (!cookie.secure)
-      fail('session_cookie', `sessionCookie.name ${show(name)} uses the __Host- prefix, which requires secure: true`);
+      fail('session_cookie', `sessionCookie.name uses the __Host- prefix, which requires secure: true`);
     if (cookie.domain !== undefined)
       fail(
         'session_cookie',
-        `sessionCookie.name ${show(name)} uses the __Host- prefix, which forbids a domain; remove sessionCookie.domain or use the __Secure- prefix`,
+        `sessionCookie.name uses the __Host- prefix, which forbids a domain; remove sessionCookie.domain or use the __Secure- prefix`,
       );
-    if (path !== '/')
-      fail('session_cookie', `sessionCookie.name ${show(name)} uses the __Host- prefix, which requires path "/"`);
+    if (path !== '/') fail('session_cookie', `sessionCookie.name uses the __Host- prefix, which requires path "/"`);
   }
   if (lower.startsWith('__secure-') && !cookie.secure) {
-    fail('session_cookie', `sessionCookie.name ${show(name)} uses the __Secure- prefix, which requires secure: true`);
+    fail('session_cookie', `sessionCookie.name uses the __Secure- prefix, which requires secure: true`);
   }
   if (sameSite === 'none' && !cookie.secure)
     fail('session_cookie', 'sessionCookie.sameSite "none" requires secure: true');
@@ -147,17 +131,11 @@ export function validateSessionCookie(config: ResolvedIdentityConfig): void {
   if (cookie.domain !== undefined) {
     const domain = string('session_cookie', 'sessionCookie.domain', cookie.domain).replace(/^\./, '');
     if (!HOSTNAME.test(domain) || !isHostUnder(domain, config.rp.id)) {
-      fail(
-        'session_cookie',
-        `sessionCookie.domain ${show(cookie.domain)} must be rp.id ${show(config.rp.id)} or a subdomain of it`,
-      );
+      fail('session_cookie', `sessionCookie.domain must be rp.id or a subdomain of it`);
     }
     const host = new URL(config.publicBaseUrl).hostname;
     if (!isHostUnder(host, domain)) {
-      fail(
-        'session_cookie',
-        `sessionCookie.domain ${show(cookie.domain)} does not cover the publicBaseUrl host ${show(host)}`,
-      );
+      fail('session_cookie', `sessionCookie.domain does not cover the publicBaseUrl host`);
     }
   }
 }

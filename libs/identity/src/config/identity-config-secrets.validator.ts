@@ -1,7 +1,7 @@
 import { MAX_PREVIOUS_KEY_VERSIONS } from '../runtime/key-ring.resolver.js';
 import { parseSecretReference, type SecretReference } from '../runtime/secret.resolver.js';
 import type { ResolvedIdentityConfig } from './identity.config.js';
-import { belongsToEnvironment, environmentWords, fail, show } from './identity-config.rules.js';
+import { belongsToEnvironment, environmentWords, fail } from './identity-config.rules.js';
 
 const NAMESPACE = /^[a-z][a-z0-9_-]{2,63}$/;
 const RINGS = ['sessionPepper', 'recoveryPepper', 'devicePepper', 'servicePepper'] as const;
@@ -42,14 +42,14 @@ export function validateSecretReferences(config: ResolvedIdentityConfig): void {
     if (parsed === undefined) {
       fail(
         'secret_reference_invalid',
-        `${path} ${show(reference)} must be a secret reference <scheme>:<name>[@v<n>] (e.g. "env:TESSERA_${config.environment.toUpperCase()}_SESSION_PEPPER")`,
+        `${path} must be a secret reference <scheme>:<name>[@v<n>] (e.g. "env:TESSERA_${config.environment.toUpperCase()}_SESSION_PEPPER")`,
       );
     }
     const previousPath = seen.get(parsed.canonical);
     if (previousPath !== undefined) {
       fail(
         'secret_reference_duplicate',
-        `${path} ${show(reference)} names the same secret as ${previousPath}; every secret must be distinct`,
+        `${path} names the same secret as ${previousPath}; every secret must be distinct`,
       );
     }
     seen.set(parsed.canonical, path);
@@ -59,7 +59,7 @@ export function validateSecretReferences(config: ResolvedIdentityConfig): void {
         others.length > 0 ? `names another environment (${others.join(', ')})` : `does not name the environment`;
       fail(
         'secret_reference_environment',
-        `${path} ${show(reference)} ${problem}; a ${config.environment} secret name must contain the word "${config.environment.toUpperCase()}" (e.g. "env:TESSERA_${config.environment.toUpperCase()}_AUDIT_KEY") and no other environment name`,
+        `${path} ${problem}; a ${config.environment} secret name must contain the word "${config.environment.toUpperCase()}" (e.g. "env:TESSERA_${config.environment.toUpperCase()}_AUDIT_KEY") and no other environment name`,
       );
     }
   }
@@ -80,11 +80,10 @@ function validateRing(ring: string, current: string, previous: readonly string[]
     if (version >= currentVersion) {
       fail(
         'key_ring',
-        `secrets.${ring}.previous[${i}] ${show(reference)} has version ${version}, which must be below the current version ${currentVersion} (mark versions with @v<n>)`,
+        `secrets.${ring}.previous[${i}] has version ${version}, which must be below the current version ${currentVersion} (mark versions with @v<n>)`,
       );
     }
-    if (versions.has(version))
-      fail('key_ring', `secrets.${ring}.previous[${i}] ${show(reference)} repeats key version ${version}`);
+    if (versions.has(version)) fail('key_ring', `secrets.${ring}.previous[${i}] repeats key version ${version}`);
     versions.add(version);
   });
 }
@@ -101,13 +100,13 @@ export function validateStorageNamespace(config: ResolvedIdentityConfig): void {
   if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
     fail(
       'storage_namespace',
-      `storageNamespace ${show(namespace)} must match ^[a-z][a-z0-9_-]{2,63}$ (e.g. "tessera_${config.environment}")`,
+      `storageNamespace must match ^[a-z][a-z0-9_-]{2,63}$ (e.g. "tessera_${config.environment}")`,
     );
   }
   if (!belongsToEnvironment(namespace, config.environment)) {
     fail(
       'storage_namespace',
-      `storageNamespace ${show(namespace)} must contain the word "${config.environment}" and no other environment name (e.g. "tessera_${config.environment}")`,
+      `storageNamespace must contain the word "${config.environment}" and no other environment name (e.g. "tessera_${config.environment}")`,
     );
   }
 }

@@ -1,6 +1,7 @@
 import type { IdentityLifetimes, IdentityLimits } from './identity-bounds.config.js';
 import type {
   AuditConfig,
+  MaintenanceConfig,
   CapabilityAllowlists,
   ForwardingConfig,
   IdentityConfig,
@@ -10,7 +11,7 @@ import type {
   ResolvedIdentityConfig,
   SessionCookieConfig,
 } from './identity.config.js';
-import { fail, show } from './identity-config.rules.js';
+import { fail, kindOf } from './identity-config.rules.js';
 import { copyArray, deepFreeze, mergeWithArrays, readSection } from './identity-config.shape.js';
 
 const DAY = 86_400;
@@ -109,6 +110,11 @@ const DEFAULT_CAPABILITIES: CapabilityAllowlists = Object.freeze({
   service: Object.freeze([]),
 });
 const DEFAULT_AUDIT: AuditConfig = Object.freeze({ userAgent: 'omit', retentionDays: 90 });
+const DEFAULT_MAINTENANCE: MaintenanceConfig = Object.freeze({
+  intervalSeconds: 300,
+  batchSize: 500,
+  maxBatchesPerRun: 20,
+});
 /**
  * Default request-id header name.
  *
@@ -132,6 +138,7 @@ const TOP_LEVEL_KEYS = [
   'storageNamespace',
   'capabilities',
   'audit',
+  'maintenance',
   'rateLimits',
   'requestIdHeader',
   'store',
@@ -159,7 +166,10 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
   const root = readSection(input, 'config', TOP_LEVEL_KEYS, true)!;
   const environment = root['environment'] as IdentityEnvironment;
   if (!IDENTITY_ENVIRONMENTS.includes(environment)) {
-    fail('invalid_option', `environment must be one of ${IDENTITY_ENVIRONMENTS.join(', ')} (got ${show(environment)})`);
+    fail(
+      'invalid_option',
+      `environment must be one of ${IDENTITY_ENVIRONMENTS.join(', ')} (got ${kindOf(environment)})`,
+    );
   }
   const rp = readSection(root['rp'], 'rp', ['id', 'name'], true)!;
   const secrets = readSection(root['secrets'], 'secrets', SECRET_KEYS, true)!;
@@ -221,6 +231,10 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
       'capabilities',
     ),
     audit: { ...DEFAULT_AUDIT, ...readSection(root['audit'], 'audit', ['userAgent', 'retentionDays'], false) },
+    maintenance: {
+      ...DEFAULT_MAINTENANCE,
+      ...readSection(root['maintenance'], 'maintenance', Object.keys(DEFAULT_MAINTENANCE), false),
+    },
     rateLimits: ratePolicies,
     requestIdHeader: root['requestIdHeader'] ?? DEFAULT_REQUEST_ID_HEADER,
     store: { kind: 'pglite', ...readSection(root['store'], 'store', ['kind'], false) },

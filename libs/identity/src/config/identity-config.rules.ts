@@ -32,13 +32,18 @@ export function isHardened(environment: IdentityEnvironment): boolean {
 }
 
 /**
- * Quoted value for messages.
+ * What kind of value an option holds, for messages. Config errors name the rule and the option
+ * path, never the value: a secret pasted where a reference belongs must not reach the boot log.
  *
  * @example
- * show('x'); // '"x"'
+ * kindOf('x'); // 'a string'
  */
-export function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  if (type === 'undefined') return 'undefined';
+  return type === 'object' ? 'an object' : `a ${type}`;
 }
 
 /**
@@ -79,7 +84,13 @@ export function integerIn(
   hint = '',
 ): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    fail(rule, `${path} must be an integer between ${min} and ${max}${hint} (got ${show(value)})`);
+    const got =
+      typeof value !== 'number'
+        ? kindOf(value)
+        : Number.isSafeInteger(value)
+          ? 'a number out of range'
+          : 'a non-integer';
+    fail(rule, `${path} must be an integer between ${min} and ${max}${hint} (got ${got})`);
   }
   return value;
 }
@@ -91,7 +102,7 @@ export function integerIn(
  * const id = string('rp_invalid', 'rp.id', config.rp.id);
  */
 export function string(rule: IdentityConfigRule, path: string, value: unknown): string {
-  if (typeof value !== 'string') fail(rule, `${path} must be a string (got ${show(value)})`);
+  if (typeof value !== 'string') fail(rule, `${path} must be a string (got ${kindOf(value)})`);
   return value;
 }
 
@@ -108,7 +119,7 @@ export function oneOf<T extends string>(
   allowed: readonly T[],
 ): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    fail(rule, `${path} must be one of ${allowed.map((a) => `'${a}'`).join(', ')} (got ${show(value)})`);
+    fail(rule, `${path} must be one of ${allowed.map((a) => `'${a}'`).join(', ')} (got ${kindOf(value)})`);
   }
   return value as T;
 }

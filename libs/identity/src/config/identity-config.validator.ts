@@ -2,6 +2,7 @@ import type { ResolvedIdentityConfig } from './identity.config.js';
 import { validateCapabilityAllowlists } from './identity-config-capabilities.validator.js';
 import {
   validateAudit,
+  validateMaintenance,
   validateLifetimes,
   validateLimits,
   validateRateLimits,
@@ -9,7 +10,7 @@ import {
 import { resolveIdentityConfig } from './identity-config.defaults.js';
 import { validateForwarding } from './identity-config-forwarding.validator.js';
 import { validateOrigins, validateSessionCookie } from './identity-config-origins.validator.js';
-import { fail, HTTP_TOKEN, isHardened, oneOf, show, string } from './identity-config.rules.js';
+import { fail, HTTP_TOKEN, isHardened, oneOf, string } from './identity-config.rules.js';
 import { validateSecretReferences, validateStorageNamespace } from './identity-config-secrets.validator.js';
 import type { IdentityConfig } from './identity.config.js';
 
@@ -33,6 +34,7 @@ export function validateIdentityConfig(config: ResolvedIdentityConfig): Resolved
   validateForwarding(config);
   validateCapabilityAllowlists(config);
   validateAudit(config);
+  validateMaintenance(config);
   validateStoreAndHeaders(config);
   return config;
 }
@@ -92,7 +94,7 @@ function validateStoreAndHeaders(config: ResolvedIdentityConfig): void {
   if (!HTTP_TOKEN.test(header) || header.length > 100) {
     fail(
       'request_id_header',
-      `requestIdHeader ${show(header)} must be an HTTP header name of at most 100 token characters (e.g. "X-Request-ID")`,
+      `requestIdHeader must be an HTTP header name of at most 100 token characters (e.g. "X-Request-ID")`,
     );
   }
 }

@@ -94,7 +94,12 @@ export interface SessionCookieConfig {
 }
 
 /**
- * How the client address and scheme/host are determined (`identity-http.md` §9.2).
+ * How the client address and scheme/host are determined (`identity-http.md` §9.2). Behind
+ * trusted proxies, `X-Forwarded-For` and RFC 7239 `Forwarded` (`for=`) are walked right to left,
+ * skipping trusted addresses (`ip:port` and `[v6]:port` accepted); the first untrusted hop is the
+ * client. When a request carries both header families they must agree, or the request is
+ * attributed to the direct peer with the direct scheme and host; proxies should write one family
+ * and strip the other.
  *
  * @example
  * forwarding: { mode: 'trusted_cidrs', trustedCidrs: ['10.0.0.0/8'] }
@@ -102,7 +107,7 @@ export interface SessionCookieConfig {
 export interface ForwardingConfig {
   /** @default 'direct_only' */
   readonly mode: 'direct_only' | 'trusted_cidrs';
-  /** Proxies whose `X-Forwarded-*` headers count; empty unless `trusted_cidrs`. @default [] */
+  /** Proxies whose `X-Forwarded-*` / `Forwarded` headers count; empty unless `trusted_cidrs`. @default [] */
   readonly trustedCidrs: readonly string[];
 }
 
@@ -130,6 +135,23 @@ export interface AuditConfig {
   readonly userAgent: 'omit' | 'pseudonymize';
   /** @default 90; 1..3650 */
   readonly retentionDays: number;
+}
+
+/**
+ * The maintenance task (expired challenges, rate-limit buckets, replay receipts and federation
+ * transactions purged in bounded batches), run by every instance on a timer under one PostgreSQL
+ * advisory lock, so one instance at a time does the work.
+ *
+ * @example
+ * maintenance: { intervalSeconds: 600, batchSize: 1000, maxBatchesPerRun: 10 }
+ */
+export interface MaintenanceConfig {
+  /** Seconds between runs; `0` turns the timer off (run `npm run maintenance` from cron instead). @default 300; 0 or 30..86400 */
+  readonly intervalSeconds: number;
+  /** Rows deleted per table per batch (one short transaction). @default 500; 1..5000 */
+  readonly batchSize: number;
+  /** Batches one timed run may take before it yields to the next tick. @default 20; 1..1000 */
+  readonly maxBatchesPerRun: number;
 }
 
 /**
@@ -163,6 +185,7 @@ export interface IdentityConfig {
   storageNamespace?: string;
   capabilities?: Partial<CapabilityAllowlists>;
   audit?: Partial<AuditConfig>;
+  maintenance?: Partial<MaintenanceConfig>;
   /** Per-policy overrides; `false` disables a policy (development/test only). */
   rateLimits?: Partial<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
   /** @default 'X-Request-ID' */
@@ -192,6 +215,7 @@ export interface ResolvedIdentityConfig {
   readonly storageNamespace: string;
   readonly capabilities: CapabilityAllowlists;
   readonly audit: AuditConfig;
+  readonly maintenance: MaintenanceConfig;
   readonly rateLimits: Readonly<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
   readonly requestIdHeader: string;
   readonly store: { readonly kind: 'postgresql' | 'pglite' };

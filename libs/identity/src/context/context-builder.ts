@@ -1,7 +1,7 @@
-import { IDENTITY_OWNED_CAPABILITIES, roleCapabilities } from '../organizations/capabilities.js';
-import type { MembershipRecord, OrganizationRecord, SessionRecord, UserRecord } from '../store/identity-records.js';
+import { roleCapabilities } from '../organizations/capabilities.js';
+import type { SessionRecord, UserRecord } from '../store/identity-records.js';
 import type { IdentityStoreReads } from '../store/identity-store.port.js';
-import type { CapabilityResolver } from './capability-resolver.js';
+import { resolverGrants, resolverInput, type CapabilityResolver } from './capability-resolver.js';
 import type { IdentityContext, IdentityPrincipal } from './identity-context.js';
 
 const ORGANIZATION_PATH = /^\/identity\/v1\/organizations\/([^/]+)(?:\/|$)/;
@@ -53,21 +53,8 @@ export async function buildSessionContext(
   if (membership === null || membership.state !== 'active')
     return { ...base, organization, effectiveCapabilities: new Set() };
   const effective = new Set(roleCapabilities(membership.role));
-  for (const granted of await resolve(resolvers, principal, organization, membership)) effective.add(granted);
+  const grantInput = resolverInput(principal, organization, membership);
+  if (grantInput !== undefined)
+    for (const granted of await resolverGrants(resolvers, grantInput)) effective.add(granted);
   return { ...base, organization, membership, role: membership.role, effectiveCapabilities: effective };
-}
-
-async function resolve(
-  resolvers: readonly CapabilityResolver[],
-  principal: IdentityPrincipal,
-  organization: OrganizationRecord,
-  membership: MembershipRecord,
-): Promise<string[]> {
-  const granted: string[] = [];
-  for (const resolver of resolvers) {
-    for (const capability of await resolver.resolve({ principal, organization, membership, role: membership.role })) {
-      if (!IDENTITY_OWNED_CAPABILITIES.has(capability)) granted.push(capability);
-    }
-  }
-  return granted;
 }

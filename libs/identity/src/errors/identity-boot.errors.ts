@@ -28,7 +28,8 @@ export type IdentityConfigRule =
   | 'forwarding'
   | 'capability_allowlist'
   | 'request_id_header'
-  | 'audit';
+  | 'audit'
+  | 'maintenance';
 
 /**
  * An invalid identity configuration, thrown at boot (never a client answer). The message says
@@ -71,7 +72,8 @@ export type IdentityStartupCheck =
   | 'crypto_capabilities'
   | 'rate_limiter'
   | 'environment_marker'
-  | 'schema_version';
+  | 'schema_version'
+  | 'store_engine';
 
 /**
  * The only message a startup failure carries.
@@ -108,6 +110,8 @@ export const IDENTITY_STARTUP_CHECK_HINTS: Readonly<Record<IdentityStartupCheck,
     'Staging/production need a rate limiter shared by every instance (IdentityMikroOrmModule provides the PostgreSQL one); an in-process limiter is refused.',
   environment_marker:
     'The database is not provisioned for this environment and storage namespace: run the provision command (e.g. `npm run provision`) against this database, or point DATABASE_URL at the database provisioned for this environment (the marker is never overwritten); also check that the database is reachable.',
+  store_engine:
+    'Staging/production need a PostgreSQL server: the live database connection reports embedded PGlite (or could not be asked). Point DATABASE_URL at the PostgreSQL server of this environment and check that it is reachable.',
   schema_version:
     "The identity schema is not at this build's latest migration: run the migrate command (e.g. `npm run migrate`) against this database with this build. If it still refuses, the migration ledger tessera_identity.schema_migrations holds a different checksum (a released migration was edited: restore it) or a migration this build does not know (a newer build migrated the database: deploy that build).",
 });

@@ -10,8 +10,8 @@ import {
 import { IDENTITY_STARTUP_ERROR_MESSAGE, IdentityConfigError, IdentityStartupError } from './identity-boot.errors.js';
 
 describe('identity error catalogue', () => {
-  it('holds the 19 codes of the contract with their fixed status, message and retryability', () => {
-    expect(IDENTITY_ERROR_CODES).toHaveLength(19);
+  it('holds the 20 codes of the contract with their fixed status, message and retryability', () => {
+    expect(IDENTITY_ERROR_CODES).toHaveLength(20);
     expect(Object.isFrozen(IDENTITY_ERROR_CATALOGUE)).toBe(true);
     expect(IDENTITY_ERROR_CATALOGUE.not_found).toEqual({
       status: 404,
@@ -30,8 +30,8 @@ describe('identity error catalogue', () => {
     expect(retryable.sort()).toEqual(['conflict', 'rate_limited', 'service_unavailable']);
   });
 
-  it('lists exactly the 14 emitted codes and keeps the five reserved ones out', () => {
-    expect(EMITTED_IDENTITY_ERROR_CODES).toHaveLength(14);
+  it('lists exactly the 15 emitted codes and keeps the five reserved ones out', () => {
+    expect(EMITTED_IDENTITY_ERROR_CODES).toHaveLength(15);
     for (const reserved of [
       'organization_required',
       'wrong_organization',

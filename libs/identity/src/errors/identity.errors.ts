@@ -22,6 +22,7 @@ export type IdentityErrorCode =
   | 'challenge_invalid'
   | 'request_invalid'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'rate_limited'
   | 'service_unavailable'
@@ -34,7 +35,7 @@ export type IdentityErrorCode =
  * const { status, message } = IDENTITY_ERROR_CATALOGUE.not_found; // 404, 'The requested identity resource was not found'
  */
 export interface IdentityErrorDefinition {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 429 | 500 | 503;
   readonly message: string;
   readonly retryable: boolean;
   /** `false` for codes the contract reserves but never emits. */
@@ -70,6 +71,7 @@ export const IDENTITY_ERROR_CATALOGUE: Readonly<Record<IdentityErrorCode, Identi
   challenge_invalid: entry(400, 'The challenge is invalid or has expired', false, true),
   request_invalid: entry(400, 'The request is invalid', false, true),
   not_found: entry(404, 'The requested identity resource was not found', false, true),
+  method_not_allowed: entry(405, 'The method is not allowed for this resource', false, true),
   conflict: entry(409, 'The resource changed; retry the request', true, true),
   rate_limited: entry(429, 'Too many attempts; retry later', true, true),
   service_unavailable: entry(503, 'The identity service is temporarily unavailable', true, true),
@@ -77,7 +79,7 @@ export const IDENTITY_ERROR_CATALOGUE: Readonly<Record<IdentityErrorCode, Identi
 });
 
 /**
- * All 19 identity error codes, in catalogue order.
+ * All 20 identity error codes, in catalogue order.
  *
  * @example
  * if (IDENTITY_ERROR_CODES.includes(value as IdentityErrorCode)) { ... }
@@ -87,7 +89,7 @@ export const IDENTITY_ERROR_CODES: readonly IdentityErrorCode[] = Object.freeze(
 );
 
 /**
- * The 14 codes the identity platform actually emits (the other five are reserved).
+ * The 15 codes the identity platform actually emits (the other five are reserved).
  *
  * @example
  * expect(EMITTED_IDENTITY_ERROR_CODES).toContain(body.error.code);
@@ -97,7 +99,7 @@ export const EMITTED_IDENTITY_ERROR_CODES: readonly IdentityErrorCode[] = Object
 );
 
 /**
- * `true` when `value` is one of the 19 identity error codes.
+ * `true` when `value` is one of the 20 identity error codes.
  *
  * @example
  * isIdentityErrorCode('not_found'); // true

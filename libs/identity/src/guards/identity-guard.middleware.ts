@@ -1,8 +1,7 @@
 import type { Exchange, Middleware } from '@tessera/web';
 import { IdentityError } from '../errors/identity.errors.js';
 import type { IdentityContext } from '../context/identity-context.js';
-import type { CapabilityResolver } from '../context/capability-resolver.js';
-import { IDENTITY_OWNED_CAPABILITIES } from '../organizations/capabilities.js';
+import { withResolverGrants, type CapabilityResolver } from '../context/capability-resolver.js';
 import type { OrganizationRole } from '../store/identity-records.js';
 import { getIdentityContext, getRecordedCredentialFailure } from '../http/identity-exchange.js';
 import {
@@ -45,23 +44,14 @@ export const requireRecentPasskey = (maxAgeSeconds?: number): Middleware =>
 
 /**
  * Radix-route guard: `capability` among the effective capabilities; an extra `resolver` is awaited
- * first (never granting identity-owned capabilities), then the pure decision runs.
+ * first — for a user principal with an active membership in the request's active organization
+ * only (identity-model §6.2), never granting identity-owned capabilities — then the pure decision runs.
  */
 export function requireCapability(capability: string, resolver?: CapabilityResolver): Middleware {
   return async (exchange, next) => {
-    let context = getIdentityContext(exchange);
-    if (resolver !== undefined && context?.organization !== undefined && context.principal.assurance !== 'recovery') {
-      const granted = await resolver.resolve({
-        principal: context.principal,
-        organization: context.organization,
-        membership: context.membership,
-        role: context.role,
-      });
-      const effective = new Set(context.effectiveCapabilities);
-      for (const name of granted) if (!IDENTITY_OWNED_CAPABILITIES.has(name)) effective.add(name);
-      context = { ...context, effectiveCapabilities: effective };
-    }
-    const decision = decideCapability(context, capability);
+    const context = getIdentityContext(exchange);
+    const widened = resolver === undefined ? context : await withResolverGrants(context, resolver);
+    const decision = decideCapability(widened, capability);
     if (!decision.allow) throw new IdentityError(decision.code);
     await next();
   };

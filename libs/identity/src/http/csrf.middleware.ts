@@ -18,28 +18,42 @@ export interface CsrfOptions {
   readonly maxQueryLength?: number;
 }
 
-/** `true` when the query carries a CSRF-named parameter, cannot be decoded or is too long. */
-function queryRejected(exchange: Exchange, names: readonly string[], maxLength: number): boolean {
+/**
+ * Why the query is refused, if it is: a CSRF-named parameter or a query over the length limit on
+ * every method; an undecodable parameter on unsafe methods only (a safe method reaches the route,
+ * whose own query parser answers it: identity routes 400 `request_invalid`, host routes their own).
+ */
+function queryRejected(exchange: Exchange, names: readonly string[], maxLength: number, unsafe: boolean): boolean {
   const query = exchange.rawQuery;
   if (query.length > maxLength) return true;
   if (query === '') return false;
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
+    const rawName = (eq === -1 ? part : part.slice(0, eq)).replace(/\+/g, ' ');
     let name: string;
     try {
-      name = decodeURIComponent((eq === -1 ? part : part.slice(0, eq)).replace(/\+/g, ' '));
-      if (eq !== -1) decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
+      name = decodeURIComponent(rawName);
+      if (eq !== -1 && unsafe) decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
     } catch {
-      return true;
+      if (unsafe) return true;
+      name = lenientDecode(rawName);
     }
     if (names.includes(name.toLowerCase())) return true;
   }
   return false;
 }
 
+/** What a lenient parser could read from an undecodable name: ASCII escapes decoded, the rest dropped. */
+function lenientDecode(raw: string): string {
+  return raw.replace(/%([0-9a-fA-F]{2})?/g, (_, hex: string | undefined) => {
+    const code = hex === undefined ? 0x80 : parseInt(hex, 16);
+    return code < 0x80 ? String.fromCharCode(code) : '';
+  });
+}
+
 /**
- * Stage 5 (order 400), CSRF (identity-http §2.2): CSRF-named or undecodable query parameters are
- * refused on every method; a cookie-authenticated unsafe request needs exactly one `Origin` equal
+ * Stage 5 (order 400), CSRF (identity-http §2.2): CSRF-named query parameters and over-long
+ * queries are refused on every method, undecodable ones on unsafe methods; a cookie-authenticated unsafe request needs exactly one `Origin` equal
  * to an allowed origin and exactly one `X-CSRF-Token` whose keyed digest equals the session's.
  *
  * @example
@@ -49,8 +63,9 @@ export function identityCsrfMiddleware(options: CsrfOptions): Middleware {
   const names = [...CSRF_QUERY_NAMES, options.headerName.toLowerCase()];
   const maxQuery = options.maxQueryLength ?? 8192;
   return async (exchange, next) => {
-    if (queryRejected(exchange, names, maxQuery)) return respondIdentityError(exchange, 'csrf_invalid');
-    if (!UNSAFE.has(exchange.method)) return next();
+    const unsafe = UNSAFE.has(exchange.method);
+    if (queryRejected(exchange, names, maxQuery, unsafe)) return respondIdentityError(exchange, 'csrf_invalid');
+    if (!unsafe) return next();
     const cookie = exchange.attributes.get(IDENTITY_ATTRIBUTES.sessionCookiePresent) === true;
     const session = getIdentityContext(exchange)?.session;
     if (!cookie && session === undefined) return next();

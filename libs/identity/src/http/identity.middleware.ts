@@ -7,6 +7,19 @@ import type { SessionResolver } from '../sessions/session-resolver.js';
 import { resolveBearer, type BearerResolver } from './bearer-credential.js';
 import { getRequestId, getRequestTime, IDENTITY_ATTRIBUTES } from './identity-exchange.js';
 import { respondIdentityError } from './identity-response.js';
+import { isIdentityOwnedPath } from './pipeline-stages.js';
+
+const BEARER_SCHEME = /^bearer(?: |$)/i;
+
+/**
+ * The `Authorization` headers identity resolves: all of them on identity-owned paths; on host
+ * routes only when one uses the `Bearer` scheme, so another scheme (`@tessera/core` Basic, ...) is
+ * left to the host and the request is anonymous for identity (identity-http §2.1).
+ */
+function claimedAuthorization(values: readonly string[], path: string): readonly string[] {
+  if (values.length === 0 || isIdentityOwnedPath(path)) return values;
+  return values.some((value) => BEARER_SCHEME.test(value.trimStart())) ? values : [];
+}
 
 /** What {@link identityMiddleware} needs. */
 export interface IdentityMiddlewareOptions {
@@ -24,7 +37,8 @@ export interface IdentityMiddlewareOptions {
 
 /**
  * Stage 4 (order 300), credential resolution (identity-http §2.1). Anonymous requests get no
- * context and create nothing. A failing session cookie is answered on identity routes that need
+ * context and create nothing. On host routes a non-`Bearer` `Authorization` is the host's, not
+ * identity's. A failing session cookie is answered on identity routes that need
  * a caller; elsewhere it is treated as absent and its failure recorded for host guards. Bearer
  * tokens go to the `bearer` resolver (see `resolveBearer`); its failures are always answered.
  *
@@ -34,7 +48,7 @@ export interface IdentityMiddlewareOptions {
 export function identityMiddleware(options: IdentityMiddlewareOptions): Middleware {
   return async (exchange, next) => {
     const cookies = cookieValues(exchange.headerValues('cookie'), options.cookieName);
-    const authorization = exchange.headerValues('authorization');
+    const authorization = claimedAuthorization(exchange.headerValues('authorization'), exchange.path);
     if (cookies.length > 0 && authorization.length > 0) return respondIdentityError(exchange, 'invalid_credentials');
     if (authorization.length > 0) return resolveBearer(exchange, next, options.bearer, options.organizationSelectors);
     if (cookies.length === 0) return next();

@@ -1,39 +1,45 @@
 import { Router } from '@tessera/web';
 import type { IdentityKernel } from '../identity-kernel.js';
-import { clientConfigRoutes } from './routes/client-config.routes.js';
-import { enrollmentRoutes } from './routes/enrollment.routes.js';
-import { sessionRoutes } from './routes/session.routes.js';
-import { adminRecoveryRoutes } from './routes/admin-recovery.routes.js';
-import { passkeyAuthenticationRoutes } from './routes/passkey-authentication.routes.js';
-import { passkeyManagementRoutes } from './routes/passkey-management.routes.js';
-import { passkeyRegistrationRoutes } from './routes/passkey-registration.routes.js';
-import { recoveryRoutes } from './routes/recovery.routes.js';
-import { serviceIdentityRoutes } from './routes/service-identity.routes.js';
-import { auditEventRoutes } from './routes/audit-events.routes.js';
-import { invitationRoutes } from './routes/invitation.routes.js';
-import { organizationRoutes } from './routes/organization.routes.js';
+import { AUDIT_EVENT_ROUTES } from './routes/audit-events.routes.js';
+import { CLIENT_CONFIG_ROUTES } from './routes/client-config.routes.js';
+import { INVITATION_ROUTES } from './routes/invitation.routes.js';
+import { ORGANIZATION_ROUTES } from './routes/organization.routes.js';
+import { PASSKEY_ROUTES } from './routes/passkey.routes.js';
+import { RECOVERY_ROUTES } from './routes/recovery.routes.js';
+import { anonymousRouteMatchers, mountRouteTables, type IdentityRouteTable } from './routes/route-table.js';
+import { SERVICE_IDENTITY_ROUTES } from './routes/service-identity.routes.js';
+import { SESSION_ROUTES } from './routes/session.routes.js';
 
 /**
- * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1): a failing
- * session cookie is treated as absent there; everywhere else under `/identity/` it is answered.
+ * Every identity route family's table (identity-http §4.1). A new family (device, federation,
+ * SCIM) adds its table here; its anonymous routes then count in {@link answersCookieFailures}.
  */
-const ANONYMOUS_ROUTES = new Set([
-  'POST /identity/v1/passkeys/authentication/start',
-  'POST /identity/v1/passkeys/authentication/finish',
-  'POST /identity/v1/recovery/codes/use',
-  'POST /identity/v1/recovery/admin/tickets/redeem',
-  'POST /identity/v1/invitations/enroll',
-  'POST /identity/v1/device/cancel',
-  'POST /identity/v1/bootstrap',
-  'GET /identity/v1/client-config',
-  'HEAD /identity/v1/client-config',
-]);
+const ROUTE_TABLES: readonly IdentityRouteTable[] = [
+  SESSION_ROUTES,
+  PASSKEY_ROUTES,
+  RECOVERY_ROUTES,
+  ORGANIZATION_ROUTES,
+  INVITATION_ROUTES,
+  CLIENT_CONFIG_ROUTES,
+  SERVICE_IDENTITY_ROUTES,
+  AUDIT_EVENT_ROUTES,
+];
 
-/** `true` where a failing session cookie is answered rather than treated as absent. */
+/**
+ * Identity routes that admit anonymous callers (caller class ANON, identity-http §4.1), derived
+ * from the route tables.
+ */
+const ANONYMOUS_ROUTES = anonymousRouteMatchers(ROUTE_TABLES);
+
+/**
+ * `true` where a failing session cookie is answered rather than treated as absent: every path
+ * under `/identity/v1/` except the routes that admit anonymous callers.
+ */
 export function answersCookieFailures(method: string, path: string): boolean {
   if (!path.startsWith('/identity/v1/')) return false;
   const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return !ANONYMOUS_ROUTES.has(`${method} ${normalised}`);
+  const key = `${method} ${normalised}`;
+  return !ANONYMOUS_ROUTES.some((matcher) => matcher.test(key));
 }
 
 /**
@@ -44,17 +50,5 @@ export function answersCookieFailures(method: string, path: string): boolean {
  */
 export function identityRouter(kernel: IdentityKernel): Router {
   const router = new Router({ bodyLimitBytes: kernel.config.limits.jsonBodyBytes });
-  sessionRoutes(kernel, router);
-  passkeyRegistrationRoutes(kernel, router);
-  passkeyAuthenticationRoutes(kernel, router);
-  passkeyManagementRoutes(kernel, router);
-  recoveryRoutes(kernel, router);
-  adminRecoveryRoutes(kernel, router);
-  enrollmentRoutes(kernel, router);
-  clientConfigRoutes(kernel, router);
-  serviceIdentityRoutes(kernel, router);
-  auditEventRoutes(kernel, router);
-  invitationRoutes(kernel, router);
-  organizationRoutes(kernel, router);
-  return router;
+  return mountRouteTables(kernel, router, ROUTE_TABLES);
 }

@@ -168,7 +168,21 @@ describe('identityCsrfMiddleware (identity-http §2.2)', () => {
       { cookie: false, session: false, url: '/x?x-csrf-token=1' },
       false,
     ],
-    ['an undecodable query', 'GET', {}, { cookie: false, session: false, url: '/x?a=%zz' }, false],
+    [
+      'an undecodable query on a safe method (the route parses it)',
+      'GET',
+      {},
+      { cookie: false, session: false, url: '/x?a=%zz' },
+      true,
+    ],
+    ['an undecodable query on an unsafe method', 'POST', {}, { cookie: false, session: false, url: '/x?a=%zz' }, false],
+    [
+      'a csrf name behind an undecodable escape',
+      'GET',
+      {},
+      { cookie: false, session: false, url: '/x?%63srf%E0=1' },
+      false,
+    ],
     ['an oversized query', 'GET', {}, { cookie: false, session: false, url: `/x?a=${'b'.repeat(8192)}` }, false],
   ];
 

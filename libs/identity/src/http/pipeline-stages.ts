@@ -5,6 +5,7 @@ import { IDENTITY_ATTRIBUTES } from './identity-exchange.js';
 import { respondIdentityError } from './identity-response.js';
 import { resolveClient, type ResolvedClient } from './client-address.js';
 import type { BlockList } from 'node:net';
+import { hasNonCanonicalIdentityPath } from './identity-router-errors.js';
 
 /**
  * Stage 1 (order 100): reuse a single valid request id header, else mint `req_` + b64url(16 B);
@@ -38,9 +39,10 @@ export function isIdentityOwnedPath(path: string): boolean {
 }
 
 /**
- * Stage 3 (order 250): resolves the client through trusted proxies and, when `enforce` is set
- * (staging/production), refuses identity-owned paths whose scheme + host differ from
- * `publicBaseUrl`'s with 400 `request_invalid`.
+ * Stage 3 (order 250): resolves the client through trusted proxies. On identity-owned paths it
+ * refuses with 400 `request_invalid` a non-canonical (percent-escaped) `/identity/` path, two
+ * `Host` headers or a `Host` that disagrees with an absolute-form target, and, when `enforce` is
+ * set (staging/production), a scheme + host other than `publicBaseUrl`'s.
  */
 export function identityAuthorityCheck(options: {
   publicBaseUrl: string;
@@ -54,11 +56,26 @@ export function identityAuthorityCheck(options: {
     const client: ResolvedClient = resolveClient(exchange, options.trusted);
     exchange.attributes.set(IDENTITY_ATTRIBUTES.clientAddress, client.address);
     exchange.attributes.set(IDENTITY_ATTRIBUTES.trustedProxy, client.trustedProxy);
-    if (options.enforce && isIdentityOwnedPath(exchange.path) && (client.scheme !== scheme || client.host !== host)) {
+    if (!isIdentityOwnedPath(exchange.path)) return next();
+    if (hasNonCanonicalIdentityPath(exchange.path) || !hasSingleAuthority(exchange)) {
+      return respondIdentityError(exchange, 'request_invalid');
+    }
+    if (options.enforce && (client.scheme !== scheme || client.host !== host)) {
       return respondIdentityError(exchange, 'request_invalid');
     }
     await next();
   };
+}
+
+/**
+ * `false` for two `Host` headers, or an absolute-form target (`GET http://a/…`) whose authority
+ * differs from `Host`: the request names two authorities, and which one a component reads differs.
+ */
+function hasSingleAuthority(exchange: Exchange): boolean {
+  const hosts = exchange.headerValues('host');
+  if (hosts.length > 1) return false;
+  const authority = exchange.targetAuthority;
+  return authority === undefined || (hosts.length === 1 && hosts[0]!.trim().toLowerCase() === authority);
 }
 
 /** The client address resolved at stage 3 ('' when unknown). */

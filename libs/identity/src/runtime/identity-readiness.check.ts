@@ -1,5 +1,6 @@
 import type { ResolvedIdentityConfig } from '../config/identity.config.js';
 import { IdentityStartupError, type IdentityStartupCheck } from '../errors/identity-boot.errors.js';
+import type { IdentityStore } from '../store/identity-store.port.js';
 import { REQUIRED_CRYPTO_CAPABILITIES, type IdentityRuntime } from './identity.runtime.js';
 import { MIN_SECRET_BYTES, resolveKeyRing, type KeyRing } from './key-ring.resolver.js';
 import { SELF_TEST_VECTORS as V } from './self-test.vectors.js';
@@ -70,6 +71,23 @@ export async function requireReady(
   await check('public_key_verification', () => publicKeyChecks(runtime));
   const keys = await check('secrets', () => resolveSecrets(runtime, config));
   return keys;
+}
+
+/**
+ * identity-model §10: staging/production run on a PostgreSQL server. The declared `store.kind` is
+ * validated with the configuration; this asks the live connection (`inspectDatabaseEngine`), so an
+ * embedded PGlite behind a `postgresql` declaration is refused too (`store_engine`), as is a
+ * database that cannot be asked.
+ *
+ * @example
+ * await requireServerDatabase(store, config);
+ */
+export async function requireServerDatabase(
+  store: Pick<IdentityStore, 'inspectDatabaseEngine'>,
+  config: ResolvedIdentityConfig,
+): Promise<void> {
+  if (config.environment !== 'staging' && config.environment !== 'production') return;
+  await check('store_engine', async () => (await store.inspectDatabaseEngine()) === 'postgresql');
 }
 
 async function check<T>(id: IdentityStartupCheck, run: () => T | Promise<T>): Promise<Exclude<T, false>> {

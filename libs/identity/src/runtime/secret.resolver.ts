@@ -31,6 +31,8 @@ export function parseSecretReference(reference: unknown): SecretReference | unde
   return { scheme, name, version: v, canonical: `${scheme}:${name}@v${v}` };
 }
 
+const NOT_A_REFERENCE = '(not a reference)';
+
 /**
  * A secret could not be resolved. The message names the reference, never a value.
  *
@@ -40,11 +42,14 @@ export function parseSecretReference(reference: unknown): SecretReference | unde
 export class SecretResolutionError extends Error {
   override name = 'SecretResolutionError';
 
-  constructor(
-    readonly reference: string,
-    reason: string,
-  ) {
-    super(`secret ${reference}: ${reason}`);
+  /** The reference, or `'(not a reference)'` when the input does not parse (it may be a pasted secret). */
+  readonly reference: string;
+
+  constructor(reference: unknown, reason: string) {
+    const shown =
+      typeof reference === 'string' && parseSecretReference(reference) !== undefined ? reference : NOT_A_REFERENCE;
+    super(`secret ${shown}: ${reason}`);
+    this.reference = shown;
   }
 }
 
@@ -75,7 +80,7 @@ export function createEnvSecretResolver(
     async resolve(reference: string): Promise<Buffer> {
       const parsed = parseSecretReference(reference);
       if (parsed === undefined || parsed.scheme !== 'env' || !ENV_NAME.test(parsed.name)) {
-        throw new SecretResolutionError(String(reference), 'not an env:NAME[@vN] reference');
+        throw new SecretResolutionError(reference, 'not an env:NAME[@vN] reference');
       }
       const variable = envVariableName(parsed);
       const value = env[variable];
@@ -117,7 +122,7 @@ export function createInMemorySecretResolver(
     async resolve(reference: string): Promise<Buffer> {
       const parsed = parseSecretReference(reference);
       const value = parsed === undefined ? undefined : table.get(parsed.canonical);
-      if (value === undefined || value.byteLength === 0) throw new SecretResolutionError(String(reference), 'unknown');
+      if (value === undefined || value.byteLength === 0) throw new SecretResolutionError(reference, 'unknown');
       return Buffer.from(value);
     },
   };

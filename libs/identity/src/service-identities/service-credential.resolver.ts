@@ -43,7 +43,9 @@ export function credentialUsable(
  * The context of a service principal (identity-model §1): kind `service`, id = the service
  * identity, assurance and method `service_credential`, direct capabilities = the credential's
  * scopes, roles empty. It acts only in its own organization: a route naming another organization
- * gets a context without organization and without capabilities (every guard there answers 404).
+ * gets a context without organization and without capabilities (every guard there answers 404); a
+ * route naming none gets no organization scope (`@RequireOrganization()` answers 404) but keeps
+ * the direct scopes.
  * No `CapabilityResolver` widens a credential beyond its scopes.
  *
  * @example
@@ -63,9 +65,10 @@ export function buildServiceContext(
     roles: [],
   };
   const base = { principal, requestId: request.requestId, requestTime: request.requestTime };
-  if (request.organizationId !== undefined && request.organizationId !== grant.organization.id) {
-    return { ...base, effectiveCapabilities: new Set() };
-  }
+  // No route-selected organization means no organization scope, as for a user (identity-model §7.1):
+  // the credential's own organization is never assumed.
+  if (request.organizationId === undefined) return { ...base, effectiveCapabilities: new Set(scopes) };
+  if (request.organizationId !== grant.organization.id) return { ...base, effectiveCapabilities: new Set() };
   return { ...base, organization: grant.organization, effectiveCapabilities: new Set(scopes) };
 }
 

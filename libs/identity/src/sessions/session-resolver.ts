@@ -1,7 +1,8 @@
 import { decodeBase64Url } from '../tokens/base64url.codec.js';
 import { timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
 import { digestSessionSecret, parseSessionToken } from '../tokens/secret-token.format.js';
-import type { SessionRecord, UserRecord } from '../store/identity-records.js';
+import type { FederatedSessionStanding } from '../store/identity-federation.port.js';
+import type { SessionFederation, SessionRecord, UserRecord } from '../store/identity-records.js';
 import type { IdentityStore } from '../store/identity-store.port.js';
 import type { SessionPepperRing } from './session-keys.js';
 import type { CachedSession, SessionValidationCache } from './session-validation.cache.js';
@@ -23,11 +24,16 @@ export interface SessionTouchSettings {
 
 const fail = (code: SessionFailureCode): SessionResolution => ({ ok: false, code });
 
+type ResolverStore = Pick<
+  IdentityStore,
+  'findSessionWithUser' | 'touchIdentitySession' | 'findFederatedSessionStanding'
+>;
+
 /**
  * Validates a session cookie value against the store without creating anything: shape, digest
- * under the stored key version (constant time), state, user state and epoch, expiry; then slides
- * the idle expiry with a CAS touch at most once per `touchIntervalSeconds`. Any store error fails
- * closed with `service_unavailable`.
+ * under the stored key version (constant time), state, user state and epoch, the federated
+ * provenance of an `oidc`/`saml` session, expiry; then slides the idle expiry with a CAS touch at
+ * most once per `touchIntervalSeconds`. Any store error fails closed with `service_unavailable`.
  *
  * @example
  * const result = await resolver.resolve(cookieValue, requestTime);
@@ -35,10 +41,7 @@ const fail = (code: SessionFailureCode): SessionResolution => ({ ok: false, code
  */
 export class SessionResolver {
   constructor(
-    private readonly store: Pick<
-      IdentityStore,
-      'findSessionWithUser' | 'findSession' | 'findUser' | 'touchIdentitySession'
-    >,
+    private readonly store: ResolverStore,
     private readonly peppers: SessionPepperRing,
     private readonly settings: SessionTouchSettings,
     private readonly cache?: SessionValidationCache,
@@ -48,11 +51,13 @@ export class SessionResolver {
     const parsed = parseSessionToken(token);
     if (parsed === undefined) return fail('invalid_credentials');
     try {
-      const found = this.cache?.get(parsed.selector) ?? (await this.read(parsed.selector));
-      if (found === null || !this.digestMatches(found.session, parsed.secret)) return fail('invalid_credentials');
-      const invalid = validity(found.session, found.user, now);
-      if (invalid !== null) return fail(invalid);
+      // Taken before any read: a command of this process that overlaps the read (or the touch)
+      // moves the generation on, and the cache then refuses what was read.
       const generation = this.cache?.generation ?? 0;
+      const found = this.cache?.get(parsed.selector) ?? (await this.read(parsed.selector, generation));
+      if (found === null || !this.digestMatches(found.session, parsed.secret)) return fail('invalid_credentials');
+      const invalid = await this.validity(found.session, found.user, now);
+      if (invalid !== null) return fail(invalid);
       const resolution = await this.touch(found.session, found.user, now);
       if (this.cache !== undefined && (!resolution.ok || resolution.session !== found.session)) {
         // The touch wrote a new version (or found the session changed): never serve the old read.
@@ -66,8 +71,7 @@ export class SessionResolver {
   }
 
   /** One round trip (a session row always has its user, by foreign key); cached when enabled. */
-  private async read(sessionId: string): Promise<CachedSession | null> {
-    const generation = this.cache?.generation ?? 0;
+  private async read(sessionId: string, generation: number): Promise<CachedSession | null> {
     const found = await this.store.findSessionWithUser(sessionId);
     if (found !== null) this.cache?.set(found, generation);
     return found;
@@ -79,6 +83,14 @@ export class SessionResolver {
     const expected = decodeBase64Url(stored.encoded, { minBytes: 32, maxBytes: 32 });
     if (pepper === undefined || expected === undefined) return false;
     return timingSafeEqual(digestSessionSecret(pepper.key, secret), expected);
+  }
+
+  /** {@link sessionValidity}, plus the federated provenance (read on every request, never cached). */
+  private async validity(session: SessionRecord, user: UserRecord, now: Date): Promise<SessionFailureCode | null> {
+    const invalid = sessionValidity(session, user, now);
+    if (invalid !== null || session.federation === null) return invalid;
+    const standing = await this.store.findFederatedSessionStanding(session.federation, session.userId);
+    return federatedStandingValid(session.federation, standing) ? null : 'session_revoked';
   }
 
   private async touch(session: SessionRecord, user: UserRecord, now: Date): Promise<SessionResolution> {
@@ -94,23 +106,38 @@ export class SessionResolver {
       idleExpiresAt,
     });
     if (touched.ok) return { ok: true, session: touched.value, user };
-    // A concurrent request may have touched first: accept only an equivalent, still valid session.
-    const reread = await this.store.findSession(session.id);
-    const rereadUser = reread === null ? null : await this.store.findUser(reread.userId);
+    // The CAS lost. The only write that leaves a session active is a touch, so a re-read that is
+    // still valid at another version means a concurrent request slid it first (with a zero
+    // interval that is every concurrent request on the session): serve that version.
+    const reread = await this.store.findSessionWithUser(session.id);
     if (reread === null) return fail('session_revoked');
-    const invalid = validity(reread, rereadUser, now);
+    const invalid = await this.validity(reread.session, reread.user, now);
     if (invalid !== null) return fail(invalid);
-    if (now.getTime() - reread.lastUsedAt.getTime() < interval) return { ok: true, session: reread, user: rereadUser! };
+    if (reread.session.version !== session.version) return { ok: true, session: reread.session, user: reread.user };
     return fail('service_unavailable');
   }
 }
 
 /** The §2.1 order: revoked/rotated, user missing or inactive, epoch; then idle or absolute expiry. */
-function validity(session: SessionRecord, user: UserRecord | null, now: Date): SessionFailureCode | null {
+export function sessionValidity(session: SessionRecord, user: UserRecord | null, now: Date): SessionFailureCode | null {
   if (session.state !== 'active') return session.state === 'expired' ? 'session_expired' : 'session_revoked';
   if (user === null || user.state !== 'active' || session.userSessionEpoch !== user.sessionEpoch)
     return 'session_revoked';
   const t = now.getTime();
   if (t >= session.idleExpiresAt.getTime() || t >= session.absoluteExpiresAt.getTime()) return 'session_expired';
   return null;
+}
+
+/**
+ * identity-http §2.1 for a federated session: its provider enabled at the session's provider
+ * epoch, its tenant organization active, the user's membership there active.
+ */
+export function federatedStandingValid(federation: SessionFederation, standing: FederatedSessionStanding): boolean {
+  return (
+    standing.provider !== null &&
+    standing.provider.state === 'enabled' &&
+    standing.provider.sessionEpoch === federation.providerSessionEpoch &&
+    standing.organizationState === 'active' &&
+    standing.membershipState === 'active'
+  );
 }

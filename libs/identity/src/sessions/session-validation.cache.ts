@@ -1,5 +1,6 @@
 import type { SessionRecord, UserRecord } from '../store/identity-records.js';
 import type { IdentityStore } from '../store/identity-store.port.js';
+import { SESSION_CACHE_EFFECTS, type SessionCacheEffect } from './session-cache.effects.js';
 
 /** A validated session and its user as read from the store. */
 export interface CachedSession {
@@ -11,31 +12,14 @@ interface Entry extends CachedSession {
   readonly storedAt: number;
 }
 
-/** Store methods that never change a session or a user. */
-const READ_PREFIXES = ['find', 'list', 'is'];
-/** Commands that change neither sessions nor users (ceremonies, audits, invitations, service identities). */
-const NEUTRAL_COMMANDS = new Set([
-  'touchIdentitySession',
-  'createChallenge',
-  'consumeChallenge',
-  'appendAuditEvent',
-  'createInvitation',
-  'mutateInvitation',
-  'touchServiceCredential',
-  'createServiceIdentity',
-  'mutateServiceIdentity',
-  'createServiceCredential',
-  'revokeServiceCredential',
-  'rotateServiceCredential',
-]);
-
 /**
  * An opt-in, per-process cache of session reads (`lifetimes.sessionCacheSeconds`, default off).
  * Only the store read is cached: the token digest, state, epoch and expiry are checked on every
- * request against the request time. Every command of this process that may change a session or a
- * user (anything but reads, the idle touch, ceremony bookkeeping and standalone audits) empties it before and after it runs, and a read that overlapped a command is not
- * stored (a generation counter), so this process never serves a session older than its own
- * writes; changes made by another process are seen within `maxAgeMilliseconds`.
+ * request against the request time. Every command of this process declared `invalidates` in
+ * {@link SESSION_CACHE_EFFECTS} empties it before and after it runs, and a read that overlapped such
+ * a command is not stored (a generation counter taken before the read), so this process never
+ * serves a session older than its own writes; changes made by another process are seen within
+ * `maxAgeMilliseconds`.
  *
  * @example
  * const cache = new SessionValidationCache(1000);
@@ -91,17 +75,19 @@ export class SessionValidationCache {
   }
 
   /**
-   * `store` with every command wrapped so that it invalidates the cache before it starts and once
-   * it settled; reads and the idle touch pass through.
+   * `store` with every command declared `invalidates` wrapped so that it invalidates the cache
+   * before it starts and once it settled; reads and neutral commands pass through. A method the
+   * declaration does not know (an adapter's own extra) is treated as invalidating.
    */
   invalidating(store: IdentityStore): IdentityStore {
+    const effects: Readonly<Record<string, SessionCacheEffect>> = SESSION_CACHE_EFFECTS;
     if (!this.enabled) return store;
     return new Proxy(store, {
       get: (target, property, receiver) => {
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof property !== 'string' || typeof value !== 'function') return value;
-        if (NEUTRAL_COMMANDS.has(property) || READ_PREFIXES.some((prefix) => property.startsWith(prefix)))
-          return (value as (...args: unknown[]) => unknown).bind(target);
+        const effect = Object.hasOwn(effects, property) ? effects[property] : 'invalidates';
+        if (effect !== 'invalidates') return (value as (...args: unknown[]) => unknown).bind(target);
         return async (...args: unknown[]) => {
           this.invalidate();
           try {

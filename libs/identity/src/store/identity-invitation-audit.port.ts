@@ -76,6 +76,8 @@ export interface IdentityInvitationAuditCommands {
     organizationId: string;
     expectedVersion: number;
     change: { readonly kind: 'revoke' };
+    /** The revoking user: an `owner` invitation re-checks their owner membership under lock (else `not_found`). */
+    actorUserId: string | null;
     at: Date;
     audit: AuditEventInput;
   }): Promise<StoreResult<InvitationRecord>>;
@@ -83,8 +85,11 @@ export interface IdentityInvitationAuditCommands {
    * Inserts the membership while accepting the invitation, under `FOR UPDATE` on the invitation:
    * its version, `pending`, unexpired at `at`, organization and role must match and the user's
    * primary email must equal the invitation email case-insensitively (else `invalid_transition`,
-   * or `not_found` / `version_conflict`); invitation → `accepted` + audits. An existing membership
-   * of the user in the organization (any state) → `unique_constraint`. All or nothing.
+   * or `not_found` / `version_conflict`); invitation → `accepted` + audits. A removed membership
+   * of the user in the organization is reactivated instead (same id, the invited role, `active`,
+   * `removedAt` cleared): the `membership.created` audit of `membership.id` then targets that
+   * membership with reasonCode `rejoined`. An active or suspended membership →
+   * `unique_constraint`. All or nothing.
    */
   createMembership(input: {
     membership: NewAcceptedMembership;

@@ -59,10 +59,12 @@ export interface IdentityOrganizationCommands {
    * nothing. With `revokeSessions` the target user's `sessionEpoch` advances by one and every
    * active session of that user is revoked with `revokeSessions.reason`, in the same transaction.
    * Audits are written with the change. A membership of another organization → `not_found`, not
-   * active → `invalid_transition`, another version → `version_conflict`.
+   * active → `invalid_transition`, another version → `version_conflict`. A change that makes or
+   * unmakes an owner, made by `actorUserId`, re-checks under the owners' locks that the actor is
+   * still an active owner (else `not_found`); `null` for a system change.
    *
    * @example
-   * await store.mutateMembership({ organizationId, membershipId, expectedVersion: 2, change: { kind: 'role', role: 'admin' }, revokeSessions: { reason: 'organization_privilege_changed' }, at, audits });
+   * await store.mutateMembership({ organizationId, membershipId, expectedVersion: 2, change: { kind: 'role', role: 'admin' }, revokeSessions: { reason: 'organization_privilege_changed' }, actorUserId, at, audits });
    */
   mutateMembership(input: {
     organizationId: string;
@@ -70,6 +72,8 @@ export interface IdentityOrganizationCommands {
     expectedVersion: number;
     change: MembershipChange;
     revokeSessions: { readonly reason: string } | null;
+    /** The user making the change (the owner rule is re-checked for them), `null` for the system. */
+    actorUserId: string | null;
     at: Date;
     audits: readonly AuditEventInput[];
   }): Promise<StoreResult<MembershipMutation>>;

@@ -1,5 +1,7 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
+import type { IdentityFederationReads } from './identity-federation.port.js';
+import type { IdentityMaintenanceCommands } from './identity-maintenance.port.js';
 import type { IdentityInvitationAuditPort } from './identity-invitation-audit.port.js';
 import type { IdentityOrganizationCommands, IdentityOrganizationReads } from './identity-organization.port.js';
 import type { IdentityServicePort } from './identity-service.port.js';
@@ -149,6 +151,10 @@ export interface IdentityEnrollmentCommands {
       session: SessionRecord;
     }>
   >;
+  /**
+   * Inserts a `pending` invitation of an active organization + audit; an `owner` invitation issued
+   * by a user re-checks that user's active owner membership under lock (else `not_found`).
+   */
   createInvitation(input: {
     invitation: NewInvitation;
     at: Date;
@@ -209,7 +215,16 @@ export interface IdentityEnvironmentCommands {
    * hold, every other operation fails with `internal`.
    */
   verifyEnvironment(marker: { environment: Environment; namespace: string }): Promise<EnvironmentResult>;
+  /**
+   * The engine behind the live connection, read from the server itself (`select version()`), not
+   * from configuration: `pglite` for embedded PGlite (WebAssembly), else `postgresql`. Rejects
+   * when the database cannot be reached.
+   */
+  inspectDatabaseEngine(): Promise<DatabaseEngine>;
 }
+
+/** What a store's live connection reaches. */
+export type DatabaseEngine = 'postgresql' | 'pglite';
 
 /**
  * The identity store port (identity-model §9): reads plus atomic commands, each one transaction.
@@ -226,7 +241,9 @@ export type IdentityStore = IdentityStoreReads &
   IdentityEnvironmentCommands &
   IdentityServicePort &
   IdentityOrganizationReads &
-  IdentityOrganizationCommands;
+  IdentityOrganizationCommands &
+  IdentityFederationReads &
+  IdentityMaintenanceCommands;
 
 /** DI token of the {@link IdentityStore} port. */
 export const IdentityStore: unique symbol = Symbol('IdentityStore');

@@ -1,6 +1,7 @@
 import type { Exchange } from '../exchange.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../exchange.js';
-import { HandlerDidNotRespondError, malformedPathError, methodNotAllowedError } from '../errors.js';
+import { HandlerDidNotRespondError } from '../errors.js';
+import { MALFORMED_PATH, respondRouterError } from '../router-errors.js';
 import { compose, type Middleware, type RouteHandler } from '../pipeline.js';
 import { RadixTree } from './radix-tree.js';
 import {
@@ -213,17 +214,12 @@ export class Router {
       if (this.methodNotAllowed === 'next') return next();
       const allowed = this.allowedMethods(path);
       if (allowed === null) return next();
-      const error = methodNotAllowedError();
-      exchange.respond({ status: 405, body: error.getResponse(), headers: { allow: allowed.join(', ') } });
-      return;
+      return respondRouterError(exchange, { kind: 'method_not_allowed', status: 405, allow: allowed });
     }
     if (record.paramNames.length !== 0 || record.hasWildcard) {
       const s = used!.state;
       const decoded = decodeParams(record.buildParams(path, s.starts, s.ends, s.wildStart, s.wildEnd));
-      if (decoded === null) {
-        exchange.respond({ status: 400, body: malformedPathError().getResponse() });
-        return;
-      }
+      if (decoded === null) return respondRouterError(exchange, MALFORMED_PATH);
       exchange.setPathParams(decoded);
     }
     exchange.bodyLimitBytes = this.bodyLimitBytes;

@@ -1,14 +1,8 @@
-import type { Router } from '@tessera/web';
-import { encodeAuditCursor } from '../../audit/audit-cursor.js';
 import { auditEventView } from '../../audit/audit-event.view.js';
 import { parseAuditQuery } from '../../audit/audit-query.js';
 import { IdentityError } from '../../errors/identity.errors.js';
-import type { IdentityKernel } from '../../identity-kernel.js';
 import { respondIdentityJson } from '../identity-response.js';
-import { callerGate, requireContext, storeRead } from '../route-kit.js';
-import { pathUuid, requireOrganizationScope } from './organization-scope.js';
-
-const USER = callerGate({ user: true });
+import { route, type IdentityRouteTable } from './route-table.js';
 
 /**
  * Route 29 (identity-http §4.4): one page of the organization's audit stream, newest first by the
@@ -16,32 +10,22 @@ const USER = callerGate({ user: true });
  * any query but one canonical `limit` and one well-formed `cursor` (400); stage 10 answers the same
  * 404 for a missing capability, another tenant and an unknown organization; only then is a cursor
  * of another organization refused (400). `nextCursor` is present only when older events exist.
- *
- * @example
- * auditEventRoutes(kernel, router);
  */
-export function auditEventRoutes(kernel: IdentityKernel, router: Router): Router {
-  router.get('/identity/v1/organizations/:orgId/audit-events', USER, async (exchange) => {
-    const context = requireContext(exchange);
-    const organizationId = pathUuid(exchange, 'orgId');
-    const query = parseAuditQuery(exchange.rawQuery, kernel.config.limits.auditPageSizeDefault);
-    if (query === undefined) throw new IdentityError('request_invalid');
-    requireOrganizationScope(context, organizationId, 'audit.read');
-    const cursor = query.cursor;
-    if (cursor !== undefined && cursor.organizationId !== organizationId) throw new IdentityError('request_invalid');
-    const page = await storeRead(() =>
-      kernel.store.listAuditEventsForOrganization(organizationId, {
-        limit: query.limit,
-        ...(cursor === undefined ? {} : { after: { occurredAt: cursor.occurredAt, id: cursor.eventId } }),
-      }),
-    );
-    const last = page.events.at(-1);
-    respondIdentityJson(exchange, 200, {
-      events: page.events.map(auditEventView),
-      ...(page.hasMore && last !== undefined
-        ? { nextCursor: encodeAuditCursor({ organizationId, occurredAt: last.occurredAt, eventId: last.id }) }
-        : {}),
-    });
-  });
-  return router;
-}
+export const AUDIT_EVENT_ROUTES: IdentityRouteTable = [
+  route({
+    method: 'GET',
+    path: '/identity/v1/organizations/:orgId/audit-events',
+    callers: { user: true },
+    handle: async ({ exchange, kernel, caller, uuid, services }) => {
+      const { context } = caller();
+      const organizationId = uuid('orgId');
+      const query = parseAuditQuery(exchange.rawQuery, kernel.config.limits.auditPageSizeDefault);
+      if (query === undefined) throw new IdentityError('request_invalid');
+      const page = await services.organizations.auditPage(context, organizationId, query);
+      respondIdentityJson(exchange, 200, {
+        events: page.events.map(auditEventView),
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      });
+    },
+  }),
+];

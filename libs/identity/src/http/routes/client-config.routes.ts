@@ -1,60 +1,60 @@
-import type { Router } from '@tessera/web';
-import type { IdentityKernel } from '../../identity-kernel.js';
 import { respondIdentityJson } from '../identity-response.js';
-import { callerGate } from '../route-kit.js';
+import { route, type IdentityRouteTable } from './route-table.js';
 
 const BASE = '/identity/v1';
 
 /**
  * Route 47: the browser-safe client configuration (identity-http §11). No secret material:
- * no peppers, keys, references, tokens, digests or database settings.
- *
- * @example
- * clientConfigRoutes(kernel, router);
+ * no peppers, keys, references, tokens, digests or database settings. Anonymous callers and full
+ * sessions (a GET route also answers HEAD).
  */
-export function clientConfigRoutes(kernel: IdentityKernel, router: Router): Router {
-  const config = kernel.config;
-  router.get(`${BASE}/client-config`, callerGate({ anonymous: true, user: true }), async (exchange) => {
-    const bootstrap =
-      config.bootstrap.lifecycle === 'pending' &&
-      kernel.keys.bootstrapSecret !== undefined &&
-      (await kernel.store.isEmpty());
-    respondIdentityJson(exchange, 200, {
-      version: 1,
-      rpId: config.rp.id,
-      identityBase: BASE,
-      csrf: { header: 'X-CSRF-Token', sessionStorageName: 'tessera.identity.csrf.v1' },
-      routes: {
-        me: `${BASE}/me`,
-        sessions: `${BASE}/sessions`,
-        logout: `${BASE}/logout`,
-        registrationStart: `${BASE}/passkeys/registration/start`,
-        registrationFinish: `${BASE}/passkeys/registration/finish`,
-        authenticationStart: `${BASE}/passkeys/authentication/start`,
-        authenticationFinish: `${BASE}/passkeys/authentication/finish`,
-        stepUpStart: `${BASE}/passkeys/step-up/start`,
-        stepUpFinish: `${BASE}/passkeys/step-up/finish`,
-        passkeys: `${BASE}/passkeys`,
-        organizations: `${BASE}/organizations`,
-        recoveryCodesReplace: `${BASE}/recovery/codes/replace`,
-        recoveryCodesUse: `${BASE}/recovery/codes/use`,
-        invitationAccept: `${BASE}/invitations/accept`,
-        invitationEnroll: `${BASE}/invitations/enroll`,
-        deviceInspect: `${BASE}/device`,
-        deviceApprove: `${BASE}/device/approve`,
-        deviceDeny: `${BASE}/device/deny`,
-        bootstrap: `${BASE}/bootstrap`,
-      },
-      device: { verificationUri: `${config.publicBaseUrl}/device` },
-      // Administrative recovery is on exactly when both integrations are configured (routes 18–20
-      // answer 404 otherwise); federation and SCIM do not exist in this build.
-      features: {
-        bootstrap,
-        administrativeRecovery: kernel.adminRecovery !== undefined,
-        federation: false,
-        scim: false,
-      },
-    });
-  });
-  return router;
-}
+export const CLIENT_CONFIG_ROUTES: IdentityRouteTable = [
+  route({
+    method: 'GET',
+    path: `${BASE}/client-config`,
+    callers: { anonymous: true, user: true },
+    handle: async ({ exchange, kernel }) => {
+      const config = kernel.config;
+      const bootstrap =
+        config.bootstrap.lifecycle === 'pending' &&
+        kernel.keys.bootstrapSecret !== undefined &&
+        (await kernel.store.isEmpty());
+      respondIdentityJson(exchange, 200, {
+        version: 1,
+        rpId: config.rp.id,
+        identityBase: BASE,
+        csrf: { header: 'X-CSRF-Token', sessionStorageName: 'tessera.identity.csrf.v1' },
+        routes: {
+          me: `${BASE}/me`,
+          sessions: `${BASE}/sessions`,
+          logout: `${BASE}/logout`,
+          registrationStart: `${BASE}/passkeys/registration/start`,
+          registrationFinish: `${BASE}/passkeys/registration/finish`,
+          authenticationStart: `${BASE}/passkeys/authentication/start`,
+          authenticationFinish: `${BASE}/passkeys/authentication/finish`,
+          stepUpStart: `${BASE}/passkeys/step-up/start`,
+          stepUpFinish: `${BASE}/passkeys/step-up/finish`,
+          passkeys: `${BASE}/passkeys`,
+          organizations: `${BASE}/organizations`,
+          recoveryCodesReplace: `${BASE}/recovery/codes/replace`,
+          recoveryCodesUse: `${BASE}/recovery/codes/use`,
+          invitationAccept: `${BASE}/invitations/accept`,
+          invitationEnroll: `${BASE}/invitations/enroll`,
+          deviceInspect: `${BASE}/device`,
+          deviceApprove: `${BASE}/device/approve`,
+          deviceDeny: `${BASE}/device/deny`,
+          bootstrap: `${BASE}/bootstrap`,
+        },
+        device: { verificationUri: `${config.publicBaseUrl}/device` },
+        // Administrative recovery is on exactly when both integrations are configured (routes 18–20
+        // answer 404 otherwise); federation and SCIM do not exist in this build.
+        features: {
+          bootstrap,
+          administrativeRecovery: kernel.adminRecovery !== undefined,
+          federation: false,
+          scim: false,
+        },
+      });
+    },
+  }),
+];

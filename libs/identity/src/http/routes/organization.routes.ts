@@ -1,136 +1,156 @@
-import type { Exchange, Router } from '@tessera/web';
-import type { IdentityContext } from '../../context/identity-context.js';
-import { IdentityError } from '../../errors/identity.errors.js';
-import { mapStoreError } from '../../errors/store.errors.js';
-import type { IdentityKernel } from '../../identity-kernel.js';
-import type { OrganizationRecord } from '../../store/identity-records.js';
-import type { OrganizationChange } from '../../store/identity-organization.port.js';
-import { generateUuidV7 } from '../../tokens/uuid-v7.generator.js';
+import { bootstrapAvailable } from '../../organizations/bootstrap.service.js';
+import type { OrganizationRecord, OrganizationRole } from '../../store/identity-records.js';
 import { respondIdentityJson } from '../identity-response.js';
-import { organizationView } from '../identity-views.js';
-import { callerGate, readIdentityBody, requestTime, requireContext, storeRead } from '../route-kit.js';
-import { membershipRoutes } from './membership.routes.js';
-import {
-  organizationFailure,
-  organizationSummaryView,
-  pathUuid,
-  requireOrganizationScope,
-} from './organization-scope.js';
-import { requireStep } from './passkey-management.routes.js';
+import { membershipView, organizationView } from '../identity-views.js';
+import { fields, route, type IdentityRouteTable } from './route-table.js';
+import { grantSession } from './session-grant.js';
 
-const USER = callerGate({ user: true });
-const CREATE_BODY = { name: { kind: 'text', min: 1, max: 200 }, slug: { kind: 'slug' } } as const;
-const RENAME_BODY = { name: { kind: 'text', min: 1, max: 200 } } as const;
+const ORGANIZATIONS = '/identity/v1/organizations';
+const ORGANIZATION = `${ORGANIZATIONS}/:orgId`;
+const MEMBERSHIP = `${ORGANIZATION}/memberships/:membershipId`;
+const CREATE_BODY = fields({ name: { kind: 'text', min: 1, max: 200 }, slug: { kind: 'slug' } });
+const RENAME_BODY = fields({ name: { kind: 'text', min: 1, max: 200 } });
+const ROLE_BODY = fields({ role: { kind: 'text', min: 1, max: 16 } });
+const BOOTSTRAP_BODY = fields({
+  secret: { kind: 'text', min: 16, max: 512 },
+  displayName: { kind: 'text', min: 1, max: 200 },
+  primaryEmail: { kind: 'email' },
+  organizationName: { kind: 'text', min: 1, max: 200 },
+  organizationSlug: { kind: 'slug' },
+});
+
+/** `OrganizationSummary` (identity-http §4.5): the organization with the caller's role in it. */
+function organizationSummaryView(organization: OrganizationRecord, role: OrganizationRole) {
+  return { id: organization.id, name: organization.name, slug: organization.slug, role };
+}
 
 /**
- * Routes 21–28 (identity-http §4.1): list, create, read, rename and soft-delete organizations
- * (this file), and the membership routes 26–28 ({@link membershipRoutes}). Organization scope
- * comes only from the path (segment 4, loaded by `IdentityMiddleware`); every tenancy or
- * authorization failure is the same 404 `not_found`, and only step-up answers 403.
- *
- * @example
- * organizationRoutes(kernel, router);
+ * Organization routes 21–28 and 46 (identity-http §4.1): list, create, read, rename and
+ * soft-delete organizations, list memberships, change a role, remove a membership, and the
+ * one-time bootstrap (anonymous, rate limited, 404 unless pending with a secret).
  */
-export function organizationRoutes(kernel: IdentityKernel, router: Router): Router {
-  const id = () => generateUuidV7(kernel.runtime.clock, kernel.runtime.random);
-
-  const mutate = async (
-    exchange: Exchange,
-    context: IdentityContext,
-    organization: OrganizationRecord,
-    change: OrganizationChange,
-  ) => {
-    const at = requestTime(exchange);
-    const result = await kernel.store.mutateOrganization({
-      organizationId: organization.id,
-      expectedVersion: organization.version,
-      change,
-      at,
-      audit: kernel.audit.event(exchange, at, {
-        actor: { type: 'user', userId: context.principal.id },
-        action: change.kind === 'rename' ? 'organization.changed' : 'organization.deleted',
-        organizationId: organization.id,
-        target: { type: 'organization', id: organization.id },
-        reasonCode: change.kind === 'rename' ? 'renamed' : 'deleted',
-      }),
-    });
-    if (!result.ok) throw organizationFailure(result.code);
-    respondIdentityJson(exchange, 200, organizationView(result.value));
-  };
-
-  // 21: the caller's active memberships in active organizations, sorted by id; a federated
-  // session sees its own tenant only.
-  router.get('/identity/v1/organizations', USER, async (exchange) => {
-    const context = requireContext(exchange);
-    const entries = await storeRead(() => kernel.store.listOrganizationsForUser(context.principal.id));
-    const tenant = context.session?.federation?.organizationId;
-    respondIdentityJson(
-      exchange,
-      200,
-      entries
-        .filter(({ organization }) => tenant === undefined || organization.id === tenant)
-        .sort((a, b) => (a.organization.id < b.organization.id ? -1 : 1))
-        .map(({ organization, membership }) => organizationSummaryView(organization, membership.role)),
-    );
-  });
-
-  // 22: USER + STEP; the creator becomes the only owner; a taken slug → 409.
-  router.post('/identity/v1/organizations', USER, async (exchange) => {
-    const context = requireContext(exchange);
-    const body = await readIdentityBody(kernel, exchange, CREATE_BODY);
-    requireStep(kernel, context);
-    const at = requestTime(exchange);
-    const organizationId = id();
-    const membershipId = id();
-    const actor = { type: 'user', userId: context.principal.id } as const;
-    const result = await kernel.store.createOrganization({
-      organization: { id: organizationId, name: body.name, slug: body.slug },
-      owner: { id: membershipId, organizationId, userId: context.principal.id, role: 'owner' },
-      at,
-      audits: [
-        kernel.audit.event(exchange, at, {
-          actor,
-          action: 'organization.created',
-          organizationId,
-          target: { type: 'organization', id: organizationId },
-        }),
-        kernel.audit.event(exchange, at, {
-          actor,
-          action: 'membership.created',
-          organizationId,
-          target: { type: 'membership', id: membershipId },
-          reasonCode: 'owner',
-        }),
-      ],
-    });
-    if (!result.ok) throw new IdentityError(mapStoreError(result.code, 'organization'));
-    respondIdentityJson(exchange, 201, organizationView(result.value.organization));
-  });
-
-  // 23: any active membership.
-  router.get('/identity/v1/organizations/:orgId', USER, async (exchange) => {
-    const context = requireContext(exchange);
-    const { organization, role } = requireOrganizationScope(context, pathUuid(exchange, 'orgId'));
-    respondIdentityJson(exchange, 200, organizationSummaryView(organization, role));
-  });
-
-  // 24: `organization.update` n/f.
-  router.patch('/identity/v1/organizations/:orgId', USER, async (exchange) => {
-    const context = requireContext(exchange);
-    const organizationId = pathUuid(exchange, 'orgId');
-    const body = await readIdentityBody(kernel, exchange, RENAME_BODY);
-    const { organization } = requireOrganizationScope(context, organizationId, 'organization.update');
-    await mutate(exchange, context, organization, { kind: 'rename', name: body.name });
-  });
-
-  // 25: `organization.delete` n/f, then STEP; a soft delete.
-  router.delete('/identity/v1/organizations/:orgId', USER, async (exchange) => {
-    const context = requireContext(exchange);
-    const { organization } = requireOrganizationScope(context, pathUuid(exchange, 'orgId'), 'organization.delete');
-    requireStep(kernel, context);
-    await mutate(exchange, context, organization, { kind: 'delete' });
-  });
-
-  membershipRoutes(kernel, router);
-  return router;
-}
+export const ORGANIZATION_ROUTES: IdentityRouteTable = [
+  route({
+    method: 'GET',
+    path: ORGANIZATIONS,
+    callers: { user: true },
+    handle: async (call) => {
+      const entries = await call.services.organizations.list(call.caller().context);
+      respondIdentityJson(
+        call.exchange,
+        200,
+        entries.map(({ organization, membership }) => organizationSummaryView(organization, membership.role)),
+      );
+    },
+  }),
+  route({
+    method: 'POST',
+    path: ORGANIZATIONS,
+    callers: { user: true },
+    body: CREATE_BODY,
+    handle: async (call) => {
+      const caller = call.caller();
+      const { name, slug } = await call.body();
+      respondIdentityJson(
+        call.exchange,
+        201,
+        organizationView(await call.services.organizations.create(caller, name, slug)),
+      );
+    },
+  }),
+  route({
+    method: 'GET',
+    path: ORGANIZATION,
+    callers: { user: true },
+    handle: async (call) => {
+      const caller = call.caller();
+      const { organization, role } = call.services.organizations.read(caller.context, call.uuid('orgId'));
+      respondIdentityJson(call.exchange, 200, organizationSummaryView(organization, role));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: ORGANIZATION,
+    callers: { user: true },
+    body: RENAME_BODY,
+    handle: async (call) => {
+      const caller = call.caller();
+      const organizationId = call.uuid('orgId');
+      const { name } = await call.body();
+      const renamed = await call.services.organizations.rename(caller, organizationId, name);
+      respondIdentityJson(call.exchange, 200, organizationView(renamed));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: ORGANIZATION,
+    callers: { user: true },
+    handle: async (call) => {
+      const caller = call.caller();
+      const deleted = await call.services.organizations.delete(caller, call.uuid('orgId'));
+      respondIdentityJson(call.exchange, 200, organizationView(deleted));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${ORGANIZATION}/memberships`,
+    callers: { user: true },
+    handle: async (call) => {
+      const caller = call.caller();
+      const memberships = await call.services.organizations.memberships.list(caller.context, call.uuid('orgId'));
+      respondIdentityJson(call.exchange, 200, memberships.map(membershipView));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: MEMBERSHIP,
+    callers: { user: true },
+    body: ROLE_BODY,
+    handle: async (call) => {
+      const caller = call.caller();
+      const organizationId = call.uuid('orgId');
+      const membershipId = call.uuid('membershipId');
+      const { role } = await call.body();
+      const changed = await call.services.organizations.memberships.changeRole(
+        caller,
+        organizationId,
+        membershipId,
+        role,
+      );
+      respondIdentityJson(call.exchange, 200, membershipView(changed));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: MEMBERSHIP,
+    callers: { user: true },
+    handle: async (call) => {
+      const caller = call.caller();
+      const organizationId = call.uuid('orgId');
+      const membershipId = call.uuid('membershipId');
+      const removed = await call.services.organizations.memberships.remove(caller, organizationId, membershipId);
+      respondIdentityJson(call.exchange, 200, membershipView(removed));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/identity/v1/bootstrap',
+    callers: { anonymous: true },
+    available: bootstrapAvailable,
+    rateLimit: { policy: 'bootstrap', key: 'peer' },
+    body: BOOTSTRAP_BODY,
+    handle: async (call) => {
+      const done = await call.services.organizations.bootstrap.run(call, await call.body());
+      const granted = grantSession(call.kernel, call.exchange, done.issued, done.session);
+      respondIdentityJson(call.exchange, 201, {
+        userId: done.user.id,
+        organization: organizationView(done.organization),
+        ownerMembership: membershipView(done.membership),
+        sessionId: granted.sessionId,
+        idleExpiresAt: granted.idleExpiresAt,
+        absoluteExpiresAt: granted.absoluteExpiresAt,
+        csrfToken: granted.csrfToken,
+      });
+    },
+  }),
+];

@@ -1,15 +1,10 @@
 import type { Exchange } from '@tessera/web';
 import type { IdentityKernel } from '../../identity-kernel.js';
-import { issueSession, type IssuedSession, type SessionIssue } from '../../sessions/session-issuer.js';
+import type { IssuedSession } from '../../sessions/session-issuer.js';
 import { sessionCookie } from '../../sessions/session-cookie.js';
 import type { SessionRecord } from '../../store/identity-records.js';
 import { formatTimestamp } from '../../tokens/timestamp.format.js';
 import { respondIdentityJson } from '../identity-response.js';
-
-/** Mints a session with the kernel's runtime and current session pepper. */
-export function mintSession(kernel: IdentityKernel, issue: SessionIssue): IssuedSession {
-  return issueSession(kernel.runtime, kernel.keys.sessionPepper, issue);
-}
 
 /**
  * Sets the session cookie and returns the safe session metadata for the JSON body; the session

@@ -178,7 +178,9 @@ export async function verifyAssertion(
   const signed = Buffer.concat([credential.authenticatorData, crypto.sha256(credential.clientDataJSON)]);
   if (!crypto.es256Verify(key, signed, credential.signature, 'der')) return fail('signature_invalid');
   const returned = parsed.value.signCount;
-  const counterRegressed = stored.signCount !== 0 && returned !== 0 && returned <= stored.signCount;
+  // WebAuthn L3 §7.2 step 21: with either counter non-zero, a returned value not above the stored
+  // one is a regression (a zero from an authenticator that counted before included).
+  const counterRegressed = (stored.signCount !== 0 || returned !== 0) && returned <= stored.signCount;
   return { ok: true, value: { signCount: returned, backedUp: parsed.value.backedUp, counterRegressed } };
 }
 

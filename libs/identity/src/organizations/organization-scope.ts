@@ -1,28 +1,14 @@
-import type { Exchange } from '@tessera/web';
-import type { IdentityContext } from '../../context/identity-context.js';
-import { IdentityError } from '../../errors/identity.errors.js';
-import { mapStoreError, type StoreErrorCode } from '../../errors/store.errors.js';
-import { decideCapability, decideOrganization } from '../../guards/identity-decisions.js';
-import type { MembershipRecord, OrganizationRecord, OrganizationRole } from '../../store/identity-records.js';
-import { isUuidV7 } from '../request-fields.js';
+import type { IdentityContext } from '../context/identity-context.js';
+import { IdentityError } from '../errors/identity.errors.js';
+import { mapStoreError, type StoreErrorCode } from '../errors/store.errors.js';
+import { decideCapability, decideOrganization } from '../guards/identity-decisions.js';
+import type { MembershipRecord, OrganizationRecord, OrganizationRole } from '../store/identity-records.js';
 
 /** The caller's standing in the route's organization once stage 10 passed. */
 export interface OrganizationScope {
   readonly organization: OrganizationRecord;
   readonly membership: MembershipRecord;
   readonly role: OrganizationRole;
-}
-
-/**
- * Stage 9 for a path id: a canonical lowercase UUIDv7, else 400 `request_invalid` (identity-http §1).
- *
- * @example
- * const organizationId = pathUuid(exchange, 'orgId');
- */
-export function pathUuid(exchange: Exchange, name: string): string {
-  const value = exchange.pathParam(name);
-  if (value === undefined || !isUuidV7(value)) throw new IdentityError('request_invalid');
-  return value;
 }
 
 /**
@@ -58,9 +44,4 @@ export function requireOrganizationScope(
 export function organizationFailure(code: StoreErrorCode): IdentityError {
   if (code === 'not_found' || code === 'invalid_transition') return new IdentityError('not_found');
   return new IdentityError(mapStoreError(code, 'organization'));
-}
-
-/** `OrganizationSummary` (identity-http §4.5): the organization with the caller's role in it. */
-export function organizationSummaryView(organization: OrganizationRecord, role: OrganizationRole) {
-  return { id: organization.id, name: organization.name, slug: organization.slug, role };
 }

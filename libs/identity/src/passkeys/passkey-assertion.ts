@@ -1,8 +1,7 @@
-import type { Exchange } from '@tessera/web';
-import { isRestricted } from '../../context/identity-context.js';
-import { IdentityError, type IdentityErrorCode } from '../../errors/identity.errors.js';
-import { mapStoreError, type StoreErrorCode } from '../../errors/store.errors.js';
-import type { IdentityKernel } from '../../identity-kernel.js';
+import { isRestricted } from '../context/identity-context.js';
+import { IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
+import { mapStoreError, type StoreErrorCode } from '../errors/store.errors.js';
+import type { IdentityKernel } from '../identity-kernel.js';
 import {
   ceremonyBindingMatches,
   ceremonyExpired,
@@ -12,14 +11,15 @@ import {
   payloadDigest,
   pendingCeremony,
   rejectCeremony,
-} from '../../passkeys/ceremony.js';
-import { parseAuthenticationCredential } from '../../passkeys/webauthn/credential-json.parser.js';
-import { verifyAssertion } from '../../passkeys/webauthn/webauthn.verifier.js';
-import type { AuditActor, SessionRecord } from '../../store/identity-records.js';
-import { getIdentityContext } from '../identity-exchange.js';
-import { decodeBody, isUuidV7 } from '../request-fields.js';
-import { readIdentityJson, requestTime, storeRead } from '../route-kit.js';
-import { mintSession, respondSessionCreated } from './session-grant.js';
+} from './ceremony.js';
+import { parseAuthenticationCredential } from './webauthn/credential-json.parser.js';
+import { verifyAssertion } from './webauthn/webauthn.verifier.js';
+import type { AuditActor, SessionRecord } from '../store/identity-records.js';
+import type { IdentityContext } from '../context/identity-context.js';
+import type { RequestFacts } from '../context/identity-call.js';
+import { decodeBody, isUuidV7 } from '../http/request-fields.js';
+import { storeRead } from '../http/route-kit.js';
+import type { IdentitySessions, MintedSession } from '../sessions/session.service.js';
 
 const FINISH_FIELDS = {
   ceremonyId: { kind: 'uuidv7' },
@@ -55,22 +55,29 @@ export function stepUpSource(session: SessionRecord): string {
 /** Ceremony payload source of a username-free sign-in. */
 export const SIGN_IN_SOURCE = 'sign_in';
 
+/** A finished assertion: the minted session (its cookie token) and its stored row. */
+export type AssertionResult = MintedSession;
+
 /**
  * Finish of a passkey sign-in (route 5) or step-up (route 7): ceremony claimed and consumed on
  * every attempt, strict credential decoding, ceremony-cookie binding, credential active and owned,
  * assertion verified; a counter regression quarantines the credential. Sign-in rotates a valid
  * full session of the same user (another user's session is refused), step-up rotates the current
- * session into `step_up`. Answers `SessionCreated` with a new session cookie.
+ * session into `step_up`. Returns the new session for the route to answer `SessionCreated`.
+ *
+ * @example
+ * const { issued, session } = await finishAssertion(kernel, sessions, { exchange, at }, context, 'sign_in', json);
  */
 export async function finishAssertion(
   kernel: IdentityKernel,
-  exchange: Exchange,
+  sessions: IdentitySessions,
+  facts: RequestFacts,
+  context: IdentityContext | undefined,
   mode: 'sign_in' | 'step_up',
-): Promise<void> {
-  const at = requestTime(exchange);
-  const context = getIdentityContext(exchange);
+  json: unknown,
+): Promise<AssertionResult> {
+  const { exchange, at } = facts;
   const purpose = mode === 'step_up' ? 'step_up' : 'webauthn_authentication';
-  const json = await readIdentityJson(kernel, exchange);
   const ceremonyId = ceremonyIdOf(json);
   const { credential: raw, ...fields } = json as Record<string, unknown>;
   const credential = parseAuthenticationCredential(raw);
@@ -126,7 +133,7 @@ export async function finishAssertion(
     // value): a lost race on the ceremony, answered like any other loser, not a clone.
     throw new IdentityError(assertionFailure(quarantined.code));
   }
-  const issued = mintSession(kernel, {
+  const issued = sessions.mint({
     userId: owner.id,
     assurance: mode === 'step_up' ? 'step_up' : 'passkey',
     authenticationMethod: 'passkey',
@@ -175,7 +182,7 @@ export async function finishAssertion(
     await endFailedCeremony(kernel, exchange, at, challenge, actor);
     throw new IdentityError(assertionFailure(result.code));
   }
-  respondSessionCreated(kernel, exchange, issued, result.value.session);
+  return { issued, session: result.value.session };
 }
 
 function labels(body: { deviceLabel?: string; devicePlatform?: string }, current: SessionRecord | undefined) {

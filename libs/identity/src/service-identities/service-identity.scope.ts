@@ -1,32 +1,21 @@
-import type { Exchange } from '@tessera/web';
-import type { IdentityContext } from '../../context/identity-context.js';
-import { IdentityError } from '../../errors/identity.errors.js';
-import type { IdentityKernel } from '../../identity-kernel.js';
-import { issueServiceCredentialSecret } from '../../service-identities/service-credential.token.js';
-import { scopesDelegable, serviceScopesAllowed } from '../../service-identities/service-scopes.js';
+import type { IdentityCall } from '../context/identity-call.js';
+import type { IdentityContext } from '../context/identity-context.js';
+import { IdentityError } from '../errors/identity.errors.js';
+import type { IdentityKernel } from '../identity-kernel.js';
+import { issueServiceCredentialSecret } from './service-credential.token.js';
+import { scopesDelegable, serviceScopesAllowed } from './service-scopes.js';
 import type {
   NewServiceCredential,
   ServiceCredentialRecord,
   ServiceIdentityRecord,
-} from '../../store/identity-service.port.js';
-import type { AuditEventInput } from '../../store/identity-records.js';
-import { storeRead } from '../route-kit.js';
-import { pathUuid } from './organization-scope.js';
+} from '../store/identity-service.port.js';
+import type { AuditEventInput } from '../store/identity-records.js';
+import { storeRead } from '../http/route-kit.js';
 
 /** The ids a service-identity route names in its path (all canonical UUIDv7, else 400). */
 export interface ServiceIdentityPath {
   readonly organizationId: string;
   readonly serviceIdentityId: string;
-}
-
-/**
- * Stage 9 path ids of `/organizations/{orgId}/service-identities/{sid}[/credentials/{cid}]`.
- *
- * @example
- * const { organizationId, serviceIdentityId } = serviceIdentityPath(exchange);
- */
-export function serviceIdentityPath(exchange: Exchange): ServiceIdentityPath {
-  return { organizationId: pathUuid(exchange, 'orgId'), serviceIdentityId: pathUuid(exchange, 'sid') };
 }
 
 /**
@@ -74,7 +63,7 @@ export async function ownedServiceIdentity(
  * routes 44 and 45 check this before reading any body.
  *
  * @example
- * const credential = await ownedServiceCredential(kernel, identity, pathUuid(exchange, 'cid'), (c) => c.state === 'active');
+ * const credential = await ownedServiceCredential(kernel, identity, credentialId, (c) => c.state === 'active');
  */
 export async function ownedServiceCredential(
   kernel: IdentityKernel,
@@ -120,19 +109,17 @@ export function newServiceCredential(
  * An audit event of the acting user on a service identity or credential, in the route's organization.
  *
  * @example
- * serviceAudit(kernel, exchange, at, context, organizationId, 'service_credential.revoked', { type: 'service_credential', id });
+ * serviceAudit(kernel, call, organizationId, 'service_credential.revoked', { type: 'service_credential', id });
  */
 export function serviceAudit(
   kernel: IdentityKernel,
-  exchange: Exchange,
-  at: Date,
-  context: IdentityContext,
+  call: IdentityCall,
   organizationId: string,
   action: string,
   target: { type: 'service_identity' | 'service_credential'; id: string },
 ): AuditEventInput {
-  return kernel.audit.event(exchange, at, {
-    actor: { type: 'user', userId: context.principal.id },
+  return kernel.audit.event(call.exchange, call.at, {
+    actor: { type: 'user', userId: call.context.principal.id },
     organizationId,
     action,
     target,
