@@ -125,7 +125,7 @@ async function reactivateRemovedMembership(
     `update ${table('memberships')}
         set state = 'active', role = ?, removed_at = null, updated_at = ?, version = version + 1
       where id = ?
-    returning *`,
+    returning ${allColumns('memberships')}`,
     [membership.role, at, existing['id']],
   );
   return membershipFromRow(row ?? abort('internal'));
