@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConnectionException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { classifyDatabaseFailure, sqlStateFailure } from './database-errors.js';
+import { causeChain, classifyDatabaseFailure, findDatabaseFailure, sqlStateFailure } from './database-errors.js';
 
 const pg = (code: string, message = 'x'): Error => Object.assign(new Error(message), { code });
 
@@ -81,5 +81,44 @@ describe('classifyDatabaseFailure', () => {
     const a = new Error('a') as Error & { cause?: unknown };
     a.cause = new Error('b', { cause: a });
     expect(classifyDatabaseFailure(a)).toBeUndefined();
+  });
+});
+
+describe('findDatabaseFailure', () => {
+  it('names the SQLSTATE and the link of the chain the failure was read from', () => {
+    const driver = pg('23503', 'foreign key');
+    const outer = new Error('outer', { cause: driver });
+    expect(findDatabaseFailure(outer)).toEqual({ kind: 'constraint_violation', sqlState: '23503', source: driver });
+  });
+
+  it('gives no SQLSTATE when an errno, an error name or a message said so', () => {
+    const reset = pg('ECONNRESET');
+    expect(findDatabaseFailure(reset)).toEqual({ kind: 'unavailable', source: reset });
+    const knex = Object.assign(new Error('pool'), { name: 'KnexTimeoutError' });
+    expect(findDatabaseFailure(knex)).toEqual({ kind: 'unavailable', source: knex });
+  });
+
+  it('is undefined for errors that are not database failures', () => {
+    expect(findDatabaseFailure(new Error('nothing'))).toBeUndefined();
+  });
+});
+
+describe('causeChain', () => {
+  it('lists the error, then its cause and previous links, and stops at cycles and non-objects', () => {
+    const inner = pg('40001');
+    const middle = Object.assign(new Error('middle'), { previous: inner });
+    const outer = new Error('outer', { cause: middle });
+    expect(causeChain(outer)).toEqual([outer, middle, inner]);
+    const a = new Error('a') as Error & { cause?: unknown };
+    const b = new Error('b', { cause: a });
+    a.cause = b;
+    expect(causeChain(a)).toEqual([a, b]);
+    expect(causeChain('text')).toEqual([]);
+  });
+
+  it('follows at most eight links', () => {
+    let error: Error = new Error('0');
+    for (let index = 1; index < 12; index++) error = new Error(String(index), { cause: error });
+    expect(causeChain(error)).toHaveLength(8);
   });
 });

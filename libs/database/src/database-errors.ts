@@ -51,24 +51,63 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 const MAX_CHAIN = 8;
 
 /**
- * Classifies a database failure ({@link DatabaseFailureKind}), following `cause` and `previous`
- * (MikroORM) chains; `undefined` when the error is not recognisably a database failure (a bug, a
- * missing table, an error of the caller's own). Reads SQLSTATEs from `code` (`pg`) and `sqlState`,
- * network errnos, and the messages `pg` and knex give connection failures. Never throws.
+ * A recognised database failure: its {@link DatabaseFailureKind}, the SQLSTATE that said so (absent
+ * when an errno, an error name or a message did) and the link of the error chain it was read from.
+ *
+ * @example
+ * const failure = findDatabaseFailure(error);
+ * if (failure?.sqlState === '23503') rejectMissingParent();
+ */
+export interface DatabaseFailure {
+  readonly kind: DatabaseFailureKind;
+  readonly sqlState?: string;
+  readonly source: object;
+}
+
+/**
+ * The links of an error's `cause` / `previous` (MikroORM) chain, the error itself first: at most
+ * eight objects, ending at the first non-object or repeated link (cycles).
+ *
+ * @example
+ * if (causeChain(error).some((link) => link instanceof MyError)) rethrow();
+ */
+export function causeChain(error: unknown): readonly object[] {
+  const links: Record<string, unknown>[] = [];
+  let current: unknown = error;
+  while (links.length < MAX_CHAIN && isObject(current) && !links.includes(current)) {
+    links.push(current);
+    current = current['cause'] ?? current['previous'];
+  }
+  return links;
+}
+
+/**
+ * Finds the first link of the error's {@link causeChain} that is recognisably a database failure
+ * and says what it is; `undefined` when none is (a bug, a missing table, an error of the caller's
+ * own). Reads SQLSTATEs from `sqlState` (MikroORM) and `code` (`pg`), network errnos, the names of
+ * knex's and MikroORM's connection errors and the messages `pg` and knex give connection failures.
+ * Never throws.
+ *
+ * @example
+ * if (findDatabaseFailure(error)?.kind === 'unique_violation') throw new ConflictException();
+ */
+export function findDatabaseFailure(error: unknown): DatabaseFailure | undefined {
+  for (const link of causeChain(error)) {
+    const failure = classifyOne(link as Record<string, unknown>);
+    if (failure !== undefined) return { ...failure, source: link };
+  }
+  return undefined;
+}
+
+/**
+ * Classifies a database failure ({@link DatabaseFailureKind}) as {@link findDatabaseFailure} finds
+ * it; `undefined` when the error is not recognisably a database failure. Never throws.
  *
  * @example
  * if (classifyDatabaseFailure(error) === 'unavailable') throw new ServiceUnavailableException();
  */
 export function classifyDatabaseFailure(error: unknown): DatabaseFailureKind | undefined {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  for (let depth = 0; depth < MAX_CHAIN && isObject(current) && !seen.has(current); depth++) {
-    seen.add(current);
-    const kind = classifyOne(current);
-    if (kind !== undefined) return kind;
-    current = current['cause'] ?? current['previous'];
-  }
-  return undefined;
+  return findDatabaseFailure(error)?.kind;
 }
 
 /**
@@ -94,19 +133,21 @@ export function sqlStateFailure(state: string): DatabaseFailureKind | undefined 
   return undefined;
 }
 
-function classifyOne(error: Record<string, unknown>): DatabaseFailureKind | undefined {
+function classifyOne(error: Record<string, unknown>): Omit<DatabaseFailure, 'source'> | undefined {
   for (const key of ['sqlState', 'code'] as const) {
     const value = error[key];
     if (typeof value !== 'string') continue;
     if (SQLSTATE.test(value)) {
       const kind = sqlStateFailure(value);
-      if (kind !== undefined) return kind;
+      if (kind !== undefined) return { kind, sqlState: value };
     }
-    if (NETWORK_ERRNO.has(value)) return 'unavailable';
+    if (NETWORK_ERRNO.has(value)) return { kind: 'unavailable' };
   }
-  if (typeof error['name'] === 'string' && UNAVAILABLE_NAMES.has(error['name'])) return 'unavailable';
+  if (typeof error['name'] === 'string' && UNAVAILABLE_NAMES.has(error['name'])) return { kind: 'unavailable' };
   const message = error['message'];
-  if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return 'unavailable';
+  if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) {
+    return { kind: 'unavailable' };
+  }
   return undefined;
 }
 

@@ -14,7 +14,14 @@ export {
   type DatabaseModuleOptions,
 } from './database.module.js';
 export { InjectRepository, getRepositoryToken, type RepositoryEntity } from './database.repositories.js';
-export { classifyDatabaseFailure, sqlStateFailure, type DatabaseFailureKind } from './database-errors.js';
+export {
+  causeChain,
+  classifyDatabaseFailure,
+  findDatabaseFailure,
+  sqlStateFailure,
+  type DatabaseFailure,
+  type DatabaseFailureKind,
+} from './database-errors.js';
 export { openDatabase, prepareDatabase, type OpenDatabase } from './database.factory.js';
 export {
   isEmbeddedPostgresUrl,

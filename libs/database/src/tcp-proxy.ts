@@ -12,6 +12,13 @@ export interface TcpProxy {
   freeze(): void;
   /** Lets everything flow again, what was held back included. */
   thaw(): void;
+  /**
+   * The server is gone, as a stopped or crashed one: new connections are refused and every open
+   * one is cut. {@link restart} serves again on the same port.
+   */
+  stop(): Promise<void>;
+  /** Listens again on the same port after {@link stop}; a no-op while listening. */
+  restart(): Promise<void>;
   /** Connections currently open through the proxy. */
   connections(): number;
   /** Closes the listener and every connection. */
@@ -68,7 +75,21 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     from.on('close', () => to.destroy());
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  function listen(at: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  function destroyAll(): void {
+    for (const socket of sockets) socket.destroy();
+  }
+
+  await listen(0);
   const port = (server.address() as { port: number }).port;
   const url = new URL(targetUrl);
   url.hostname = '127.0.0.1';
@@ -86,11 +107,16 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       for (const pair of pairs) if (pair.upstream === undefined) pair.connect();
       for (const socket of sockets) socket.resume();
     },
+    stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      destroyAll();
+      return closed;
+    },
+    restart: () => (server.listening ? Promise.resolve() : listen(port)),
     connections: () => pairs.size,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close() {
+      destroyAll();
+      return server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+    },
   };
 }

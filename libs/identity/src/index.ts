@@ -99,7 +99,7 @@ export {
   isIdentityErrorCode,
 } from './errors/identity.errors.js';
 export type { IdentityErrorCode, IdentityErrorBody, IdentityErrorDefinition } from './errors/identity.errors.js';
-export { StoreError, STORE_ERROR_CODES, mapStoreError, classifyDatabaseError } from './errors/store.errors.js';
+export { StoreError, STORE_ERROR_CODES, mapStoreError } from './errors/store.errors.js';
 export type { StoreErrorCode, StoreErrorDomain } from './errors/store.errors.js';
 export {
   IdentityConfigError,

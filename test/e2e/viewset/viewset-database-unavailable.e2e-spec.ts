@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@tessera/database';
+import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from '@tessera/database';
 import { CapturingLogger } from '../../support/log-capture.js';
-import { DatabaseProxy } from './database-proxy.support.js';
 import { bootLabelApp, MOUNTS } from './label-viewset.fixture.js';
 
 const UNAVAILABLE = { statusCode: 503, message: 'Service Unavailable' };
 
 describe('ViewSet operations while the database is unavailable (PostgreSQL or PGlite behind a TCP proxy)', () => {
   let database: TestDatabase;
-  let proxy: DatabaseProxy;
+  let proxy: TcpProxy;
   let app: INestApplication;
   let http: ReturnType<typeof request>;
   let itemIds: Record<string, number>;
@@ -18,7 +17,7 @@ describe('ViewSet operations while the database is unavailable (PostgreSQL or PG
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    proxy = await DatabaseProxy.start(database.url);
+    proxy = await startTcpProxy(database.url);
     app = await bootLabelApp(proxy.url, database.embedded, logger);
     http = request(app.getHttpServer());
     itemIds = {};
@@ -80,7 +79,7 @@ describe('ViewSet operations while the database is unavailable (PostgreSQL or PG
         expect(result.ms).toBeLessThan(3000);
       }
     } finally {
-      await proxy.resume();
+      await proxy.restart();
     }
     expect(await recovery()).toBeLessThan(5000);
     expect((await http.get(`${MOUNTS.ViewSetModule}/${itemIds[MOUNTS.ViewSetModule]}`)).body.name).toBe(
@@ -97,7 +96,7 @@ describe('ViewSet operations while the database is unavailable (PostgreSQL or PG
         expect(result.ms).toBeLessThan(3000);
       }
     } finally {
-      await proxy.resume();
+      proxy.thaw();
     }
     // Logged as warnings naming the operation, never as unhandled errors with the driver's text.
     expect(logger.lines.filter((line) => line.startsWith('error'))).toEqual([]);

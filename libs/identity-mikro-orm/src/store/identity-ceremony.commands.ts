@@ -1,5 +1,4 @@
 import {
-  classifyDatabaseError,
   type ChallengeClaim,
   type ChallengePurpose,
   type ChallengeRecord,
@@ -17,6 +16,7 @@ import {
   type StoreGateway,
 } from './identity-store.gateway.js';
 import { allColumns } from './identity-row.fields.js';
+import { storeFailureCode } from './identity-store.failures.js';
 import { challengeColumns } from './identity-row.columns.js';
 import { challengeFromRow } from './identity-row.mappers.js';
 import { insertAudit } from './identity-session.commands.js';
@@ -116,7 +116,7 @@ export async function completeOrReject<T>(
     await sql('release savepoint tessera_completion');
     return value;
   } catch (error) {
-    const code = classifyDatabaseError(error);
+    const code = storeFailureCode(error);
     if (!DETERMINISTIC.has(code)) throw error;
     await sql('rollback to savepoint tessera_completion');
     // Still the claim's single transition pending → v + 1, ending as `failed` instead of `consumed`.

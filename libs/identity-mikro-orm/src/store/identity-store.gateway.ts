@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { classifyDatabaseError, StoreError, type StoreErrorCode, type StoreResult } from '@tessera/identity';
+import { StoreError, type StoreErrorCode, type StoreResult } from '@tessera/identity';
 import {
   discardStatement,
   driverPool,
@@ -10,6 +10,7 @@ import {
   type Row,
 } from './identity-store.statements.js';
 import { allColumns } from './identity-row.fields.js';
+import { storeFailureCode } from './identity-store.failures.js';
 
 export type { Row } from './identity-store.statements.js';
 
@@ -93,7 +94,7 @@ export class StoreGateway {
     try {
       connection = await this.pool().acquireConnection();
     } catch (error) {
-      return { ok: false, code: classifyDatabaseError(error) };
+      return { ok: false, code: storeFailureCode(error) };
     }
     try {
       for (let attempt = 0; ; attempt++) {
@@ -101,10 +102,10 @@ export class StoreGateway {
         if (!(outcome instanceof StalePreparedStatement)) return outcome;
         // The statement failed before it ran and the transaction rolled back: run it all again, once.
         await discardStatement(connection, outcome);
-        if (attempt === 1) return { ok: false, code: classifyDatabaseError(outcome.cause) };
+        if (attempt === 1) return { ok: false, code: storeFailureCode(outcome.cause) };
       }
     } catch (error) {
-      return { ok: false, code: classifyDatabaseError(error) };
+      return { ok: false, code: storeFailureCode(error) };
     } finally {
       await this.pool().releaseConnection(connection);
     }
@@ -119,7 +120,7 @@ export class StoreGateway {
     try {
       return { ok: true, value: await this.withConnection((connection) => work(bind(connection, false))) };
     } catch (error) {
-      return { ok: false, code: classifyDatabaseError(error) };
+      return { ok: false, code: storeFailureCode(error) };
     }
   }
 
@@ -142,7 +143,7 @@ export class StoreGateway {
       connection = await this.pool().acquireConnection();
       return await work(connection);
     } catch (error) {
-      throw error instanceof StoreError ? error : new StoreError(classifyDatabaseError(error), { cause: error });
+      throw error instanceof StoreError ? error : new StoreError(storeFailureCode(error), { cause: error });
     } finally {
       if (connection !== undefined) await this.pool().releaseConnection(connection);
     }
