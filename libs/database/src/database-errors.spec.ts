@@ -57,6 +57,10 @@ describe('classifyDatabaseFailure', () => {
       }),
     ],
     ['pg connect timeout', new Error('timeout exceeded when trying to connect')],
+    [
+      'pg connectionTimeoutMillis expiry (wrapped by MikroORM)',
+      Object.assign(new Error('timeout expired'), { name: 'DriverException', previous: new Error('timeout expired') }),
+    ],
     ['pg lost connection', new Error('Connection terminated unexpectedly')],
     ['pg client-side query deadline', new Error('Query read timeout')],
     ['pg closed client', new Error('Client was closed and is not queryable')],

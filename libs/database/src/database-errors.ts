@@ -33,6 +33,8 @@ const NETWORK_ERRNO = new Set([
 const CONNECTION_MESSAGES = [
   /Timeout acquiring a connection/i,
   /timeout exceeded when trying to connect/i,
+  // `pg`'s own `connectionTimeoutMillis` (the connect bound) fails the connect with exactly this.
+  /^timeout expired$/i,
   /Connection terminated/i,
   /Query read timeout/i,
   /Client has encountered a connection error/i,
