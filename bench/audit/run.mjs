@@ -15,11 +15,12 @@ import { RouterModule } from '../../dist/libs/web/src/index.js';
 import {
   createNodeIdentityRuntime,
   encodeAuditCursor,
-  IDENTITY_KERNEL,
   IdentityModule,
   issueSession,
 } from '../../dist/libs/identity/src/index.js';
 import { IdentityMikroOrmModule } from '../../dist/libs/identity-mikro-orm/src/index.js';
+// White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
+import { IDENTITY_KERNEL } from '../../dist/libs/identity/src/identity.tokens.js';
 import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '../../dist/libs/identity-testing/src/identity-test.seed.js';
@@ -41,7 +42,8 @@ const database = await createTestDatabase({ prefix: 'tessera_bench' });
 class AppModule {}
 Module({
   imports: [
-    benchDatabaseModule(database.url),
+    // Seeding a million events takes longer than the default statement and query bounds.
+    benchDatabaseModule(database.url, undefined, { timeouts: { statementMs: 0, queryMs: 0 } }),
     RouterModule.forRoot(),
     IdentityModule.forRoot({
       config: identity.config,

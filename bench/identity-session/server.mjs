@@ -9,12 +9,13 @@ import { createTestDatabase } from '../../dist/libs/database/src/index.js';
 import { RouterModule } from '../../dist/libs/web/src/index.js';
 import {
   createNodeIdentityRuntime,
-  IDENTITY_KERNEL,
   IdentityModule,
   issueSession,
   RequireIdentity,
 } from '../../dist/libs/identity/src/index.js';
 import { IdentityMikroOrmModule } from '../../dist/libs/identity-mikro-orm/src/index.js';
+// White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
+import { IDENTITY_KERNEL } from '../../dist/libs/identity/src/identity.tokens.js';
 import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '../../dist/libs/identity-testing/src/identity-test.seed.js';
