@@ -1,39 +1,79 @@
-// Builds libs/ and apps/ into dist/ with swc (decorator metadata on, `@tessera/*` aliases
-// rewritten to relative imports), copies static assets (apps/*/src/**/public), then bundles the
-// demo pages' browser scripts and CSS with esbuild (apps/demo/src/pages/client → public/assets).
+// Builds the workspace: every package under libs/ to its own `dist/` (JavaScript by swc with
+// decorator metadata, declarations by tsc in dependency order), then the demo app into
+// dist/apps (importing the packages by name, like any consumer), its static assets, and the demo
+// pages' browser bundles (esbuild).
+//
+//   node scripts/build.mjs               everything (what `npm run build` runs)
+//   node scripts/build.mjs --no-types    skip declarations (what `npm start` runs: faster)
+//   node scripts/build.mjs --packages    the packages only, with declarations
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
+const ROOT = resolve(import.meta.dirname, '..');
+const SWC = join(ROOT, 'node_modules', '@swc', 'cli', 'bin', 'swc.js');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const SWCRC = join(ROOT, '.swcrc');
 const PAGES_CLIENT = join('apps', 'demo', 'src', 'pages', 'client');
 const PAGES_ASSETS = join('dist', 'apps', 'demo', 'src', 'public', 'assets');
 
-rmSync('dist', { recursive: true, force: true });
-execFileSync(
-  process.execPath,
-  [
-    'node_modules/@swc/cli/bin/swc.js',
-    'libs',
-    'apps',
-    '-d',
-    'dist',
-    '--config-file',
-    '.swcrc',
-    '--ignore',
-    '**/*.spec.ts',
-    // Browser code is bundled by esbuild below, never run by Node.
-    '--ignore',
-    `${PAGES_CLIENT}/**`,
-    '--quiet',
-  ],
-  { stdio: 'inherit' },
-);
-for (const app of existsSync('apps') ? readdirSync('apps') : []) {
-  const source = join('apps', app, 'src', 'public');
-  if (existsSync(source)) cpSync(source, join('dist', 'apps', app, 'src', 'public'), { recursive: true });
+const args = new Set(process.argv.slice(2));
+const withTypes = !args.has('--no-types');
+const packagesOnly = args.has('--packages');
+
+process.chdir(ROOT);
+for (const dir of packageBuildOrder()) buildPackage(dir);
+if (!packagesOnly) {
+  buildApps();
+  if (existsSync(PAGES_CLIENT)) await bundlePages();
 }
-if (existsSync(PAGES_CLIENT)) await bundlePages();
+
+/**
+ * The workspace packages under libs/, each after the `@tessera/*` packages it depends on, so
+ * that tsc finds their declarations through node_modules like a consumer would.
+ */
+function packageBuildOrder() {
+  const manifests = new Map();
+  for (const dir of readdirSync('libs')) {
+    const file = join('libs', dir, 'package.json');
+    if (existsSync(file)) manifests.set(JSON.parse(readFileSync(file, 'utf8')).name, dir);
+  }
+  const order = [];
+  const visiting = new Set();
+  const visit = (name) => {
+    const dir = manifests.get(name);
+    if (dir === undefined || order.includes(dir)) return;
+    if (visiting.has(name)) throw new Error(`package dependency cycle through ${name}`);
+    visiting.add(name);
+    const manifest = JSON.parse(readFileSync(join('libs', dir, 'package.json'), 'utf8'));
+    for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) visit(dependency);
+    order.push(dir);
+  };
+  for (const name of [...manifests.keys()].sort()) visit(name);
+  return order;
+}
+
+function buildPackage(dir) {
+  const root = join('libs', dir);
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  swc(root, ['src', '-d', 'dist', '--strip-leading-paths', '--ignore', '**/*.spec.ts']);
+  if (withTypes) execFileSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+}
+
+function buildApps() {
+  rmSync('dist', { recursive: true, force: true });
+  // Browser code is bundled by esbuild below, never run by Node.
+  swc('.', ['apps', '-d', 'dist', '--ignore', '**/*.spec.ts', '--ignore', `${PAGES_CLIENT}/**`]);
+  for (const app of readdirSync('apps')) {
+    const source = join('apps', app, 'src', 'public');
+    if (existsSync(source)) cpSync(source, join('dist', 'apps', app, 'src', 'public'), { recursive: true });
+  }
+}
+
+function swc(cwd, parameters) {
+  execFileSync(process.execPath, [SWC, ...parameters, '--config-file', SWCRC, '--quiet'], { cwd, stdio: 'inherit' });
+}
 
 /**
  * One ES module per page (`*.page.mts`, shared code split into chunks) and the stylesheet, with

@@ -10,20 +10,20 @@ import { performance } from 'node:perf_hooks';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
-import { createTestDatabase } from '../../dist/libs/database/src/index.js';
-import { RouterModule } from '../../dist/libs/web/src/index.js';
+import { createTestDatabase } from '@tessera/database';
+import { RouterModule } from '@tessera/web';
 import {
   createNodeIdentityRuntime,
   encodeAuditCursor,
   IdentityModule,
   issueSession,
-} from '../../dist/libs/identity/src/index.js';
-import { IdentityMikroOrmModule } from '../../dist/libs/identity-mikro-orm/src/index.js';
+} from '@tessera/identity';
+import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 // White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
-import { IDENTITY_KERNEL } from '../../dist/libs/identity/src/identity.tokens.js';
+import { IDENTITY_KERNEL } from '../../libs/identity/dist/identity.tokens.js';
 import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
-import { IdentityTestRows } from '../../dist/libs/identity-testing/src/identity-test.seed.js';
+import { IdentityTestRows } from '@tessera/identity-testing/seed';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/audit runs on a PostgreSQL server: set DATABASE_URL');
 const arg = (name, fallback) => {

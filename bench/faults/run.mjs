@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { NestFactory } from '@nestjs/core';
-import { createTestDatabase, startTcpProxy } from '../../dist/libs/database/src/index.js';
+import { createTestDatabase, startTcpProxy } from '@tessera/database';
 import { AppModule } from '../../dist/apps/demo/src/app.module.js';
 
 const arg = (name, fallback) => {

@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { Controller, Get, Post, Put, Patch, Delete, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Router, RouterModule } from '../../dist/libs/web/src/index.js';
+import { Router, RouterModule } from '@tessera/web';
 import { githubRoutes } from '../router/github-routes.mjs';
 
 const mode = process.argv[process.argv.indexOf('--mode') + 1];

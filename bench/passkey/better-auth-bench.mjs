@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { SoftwareAuthenticator } from '../../dist/libs/identity-testing/src/webauthn/index.js';
+import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
 import { cookieOf, expectStatus, ORIGIN, request, startBenchServer, stopBenchServer } from './bench-http.mjs';
 
 const AUTH = '/api/auth';

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase } from '../../dist/libs/database/src/index.js';
+import { createTestDatabase } from '@tessera/database';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');
 // Better Auth lives in its own package folder (its optional peers conflict with the project's tree).

@@ -17,11 +17,11 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createNodeIdentityRuntime } from '../../dist/libs/identity/src/index.js';
-import { parseAuthenticationCredential } from '../../dist/libs/identity/src/passkeys/webauthn/credential-json.parser.js';
-import { verifyAssertion } from '../../dist/libs/identity/src/passkeys/webauthn/webauthn.verifier.js';
-// The authenticator alone (the identity-testing index also loads the Jest conformance suite).
-import { SoftwareAuthenticator } from '../../dist/libs/identity-testing/src/webauthn/index.js';
+import { createNodeIdentityRuntime } from '@tessera/identity';
+import { parseAuthenticationCredential } from '../../libs/identity/dist/passkeys/webauthn/credential-json.parser.js';
+import { verifyAssertion } from '../../libs/identity/dist/passkeys/webauthn/webauthn.verifier.js';
+// The authenticator alone (the package index also loads the Jest conformance suite).
+import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
 import { startBetterAuth } from './better-auth-bench.mjs';
 import {
   cookieOf,

@@ -12,15 +12,15 @@ import { performance } from 'node:perf_hooks';
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EntityManager } from '@mikro-orm/core';
-import { createTestDatabase } from '../../dist/libs/database/src/index.js';
-import { RouterModule } from '../../dist/libs/web/src/index.js';
+import { createTestDatabase } from '@tessera/database';
+import { RouterModule } from '@tessera/web';
 import {
   createNodeIdentityRuntime,
   IdentityModule,
   IdentityRateLimiter,
   IdentityStore,
-} from '../../dist/libs/identity/src/index.js';
-import { MikroOrmIdentityStore, PostgresRateLimiter } from '../../dist/libs/identity-mikro-orm/src/index.js';
+} from '@tessera/identity';
+import { MikroOrmIdentityStore, PostgresRateLimiter } from '@tessera/identity-mikro-orm';
 import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');

@@ -1,6 +1,6 @@
 // Stable adapter for router benchmarks: `{ name, create(routes) → { lookup(method, path) } }`.
 // Loads the built library (`npm run build` first).
-import { Router } from '../../dist/libs/web/src/index.js';
+import { Router } from '@tessera/web';
 
 export default {
   name: '@tessera/web',

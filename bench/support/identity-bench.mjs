@@ -2,14 +2,14 @@
 // random in-memory secrets, the test-environment identity configuration on http://localhost:3000,
 // and the database module of a fresh PostgreSQL database with the identity schema.
 import { randomBytes } from 'node:crypto';
-import { DatabaseModule } from '../../dist/libs/database/src/index.js';
-import { createInMemorySecretResolver } from '../../dist/libs/identity/src/index.js';
+import { DatabaseModule } from '@tessera/database';
+import { createInMemorySecretResolver } from '@tessera/identity';
 import {
   IDENTITY_MIGRATIONS_TABLE,
   IDENTITY_SCHEMA,
   identityEntities,
   identityMigrations,
-} from '../../dist/libs/identity-mikro-orm/src/index.js';
+} from '@tessera/identity-mikro-orm';
 
 const NAMES = [
   'SESSION_PEPPER',

@@ -3,7 +3,7 @@
  * load this file under plain node; the package index loads the jest conformance suite).
  *
  * @example
- * import { SoftwareAuthenticator } from '../libs/identity-testing/src/webauthn/index.js';
+ * import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
  */
 export {
   AuthenticatorFlag,
