@@ -53,22 +53,25 @@ describe('the workspace packages', () => {
     for (const { dir, manifest } of packages) expect(manifest.name).toBe(`@tessera/${dir.slice('libs/'.length)}`);
   });
 
-  it.each(packages.map((p) => [p.manifest.name, p] as const))('%s has a complete ESM manifest and a README', (_name, pkg) => {
-    const { manifest, dir } = pkg;
-    expect(manifest.version).toBe(root.version);
-    expect(manifest.type).toBe('module');
-    expect(manifest.license).toBe('MIT');
-    expect(manifest.private).toBeUndefined();
-    expect(manifest.engines).toEqual({ node: '>=20' });
-    const main = manifest.exports?.['.'];
-    expect(main).toEqual({ types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
-    for (const file of exportedFiles(manifest)) expect(file).toMatch(/^dist\/.+\.(js|d\.ts)$|^package\.json$/);
-    expect(manifest.files).toEqual(expect.arrayContaining(['README.md']));
-    expect(manifest.files?.every((pattern) => pattern.startsWith('dist/') || pattern === 'README.md')).toBe(true);
-    const readme = readFileSync(join(REPOSITORY_ROOT, dir, 'README.md'), 'utf8');
-    expect(readme.startsWith(`# ${manifest.name}\n`)).toBe(true);
-    expect(readme).toContain(`npm install ${manifest.name}`);
-  });
+  it.each(packages.map((p) => [p.manifest.name, p] as const))(
+    '%s has a complete ESM manifest and a README',
+    (_name, pkg) => {
+      const { manifest, dir } = pkg;
+      expect(manifest.version).toBe(root.version);
+      expect(manifest.type).toBe('module');
+      expect(manifest.license).toBe('MIT');
+      expect(manifest.private).toBeUndefined();
+      expect(manifest.engines).toEqual({ node: '>=20' });
+      const main = manifest.exports?.['.'];
+      expect(main).toEqual({ types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
+      for (const file of exportedFiles(manifest)) expect(file).toMatch(/^dist\/.+\.(js|d\.ts)$|^package\.json$/);
+      expect(manifest.files).toEqual(expect.arrayContaining(['README.md']));
+      expect(manifest.files?.every((pattern) => pattern.startsWith('dist/') || pattern === 'README.md')).toBe(true);
+      const readme = readFileSync(join(REPOSITORY_ROOT, dir, 'README.md'), 'utf8');
+      expect(readme.startsWith(`# ${manifest.name}\n`)).toBe(true);
+      expect(readme).toContain(`npm install ${manifest.name}`);
+    },
+  );
 
   it.each(packages.map((p) => [p.manifest.name, p] as const))(
     '%s declares every package its code imports, and nothing it does not import',
@@ -98,7 +101,9 @@ describe('the workspace packages', () => {
     const semver = (await import('semver')).default;
     for (const { manifest } of packages) {
       for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
-        const installed = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+        const installed = JSON.parse(
+          readFileSync(join(REPOSITORY_ROOT, 'node_modules', name, 'package.json'), 'utf8'),
+        ) as { version: string };
         expect([manifest.name, name, semver.satisfies(installed.version, range)]).toEqual([manifest.name, name, true]);
       }
     }
@@ -121,7 +126,14 @@ describe('the workspace packages', () => {
     expect(
       packageFileProblems(
         manifest,
-        ['package.json', 'src/index.ts', 'dist/a.spec.js', 'dist/x.js.map', '.data/pglite/PG_VERSION', 'dist/tsconfig.tsbuildinfo'],
+        [
+          'package.json',
+          'src/index.ts',
+          'dist/a.spec.js',
+          'dist/x.js.map',
+          '.data/pglite/PG_VERSION',
+          'dist/tsconfig.tsbuildinfo',
+        ],
         { built: true },
       ),
     ).toEqual([

@@ -140,8 +140,8 @@ export interface InstallCommand {
 }
 
 /**
- * The package names of every `npm install` (or `npm i`) command of a shell block (line
- * continuations joined; `--save-dev`/`-D` commands are dev dependencies; other options skipped).
+ * The package names (versions stripped) of every `npm install` (or `npm i`) command of a shell
+ * block (line continuations joined; `--save-dev`/`-D` commands are dev dependencies; other options skipped).
  *
  * @example
  * parseInstallCommand('npm install @tessera/web rxjs\nnpm install -D typescript\n');
@@ -154,7 +154,11 @@ export function parseInstallCommand(code: string): InstallCommand {
     const words = line.replace(/#.*$/, '').trim().split(/\s+/).filter(Boolean);
     if (words[0] !== 'npm' || (words[1] !== 'install' && words[1] !== 'i')) continue;
     const dev = words.includes('--save-dev') || words.includes('-D');
-    (dev ? devDependencies : dependencies).push(...words.slice(2).filter((word) => !word.startsWith('-')));
+    const names = words
+      .slice(2)
+      .filter((word) => !word.startsWith('-'))
+      .map((word) => word.replace(/(?<=.)@[^/@]*$/, '')); // `@mikro-orm/core@6.6.16` → `@mikro-orm/core`
+    (dev ? devDependencies : dependencies).push(...names);
   }
   return { dependencies, devDependencies };
 }

@@ -61,7 +61,11 @@ export function exportedFiles(manifest: PackageManifest): string[] {
  * @example
  * expect(packageFileProblems(manifest, ['package.json', 'src/index.ts'], { built: false })).toEqual(['ships src/index.ts']);
  */
-export function packageFileProblems(manifest: PackageManifest, files: readonly string[], options: { built: boolean }): string[] {
+export function packageFileProblems(
+  manifest: PackageManifest,
+  files: readonly string[],
+  options: { built: boolean },
+): string[] {
   const problems: string[] = [];
   const shipped = new Set(files);
   for (const file of files) {
@@ -72,7 +76,8 @@ export function packageFileProblems(manifest: PackageManifest, files: readonly s
       /^dist\/.+(\.js|\.js\.map|\.d\.ts)$/.test(file);
     const testish = /(^|\/)(test|tests|__tests__|\.data)(\/|$)|\.(spec|e2e-spec|test)\.|tsbuildinfo$/.test(file);
     if (!allowed || testish) problems.push(`ships ${file}`);
-    if (file.endsWith('.js.map') && !shipped.has(file.slice(0, -'.map'.length))) problems.push(`ships ${file} without its script`);
+    if (file.endsWith('.js.map') && !shipped.has(file.slice(0, -'.map'.length)))
+      problems.push(`ships ${file} without its script`);
   }
   if (options.built) {
     for (const file of exportedFiles(manifest)) if (!shipped.has(file)) problems.push(`misses exported ${file}`);
