@@ -11,3 +11,8 @@ export declare function replaceOptionsRegion(readme: string, table: string): str
 export declare function optionsRegion(readme: string): string;
 /** Rewrites the README's options region from `identity`; true when it changed. */
 export declare function regenerateReadme(identity: Record<string, unknown>, readmePath?: string): Promise<boolean>;
+/** Options whose JSDoc `@default` disagrees with the default resolution applies. */
+export declare function defaultTagMismatches(
+  identity: Record<string, unknown>,
+  sourceDir?: string,
+): { option: string; tag: string; value: string }[];

@@ -182,6 +182,54 @@ function boundsOf(bounds, keys) {
  * @param sourceDir libs/identity/src
  */
 export function identityOptionsTable(identity, sourceDir = join(ROOT, 'libs/identity/src')) {
+  const rows = identityOptionRows(identity, sourceDir);
+  const lines = [
+    '| Option | Type | Default | Bounds | Description |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map((row) =>
+      [
+        code(row.path.join('.')),
+        row.type === 'object' ? 'object' : code(row.type),
+        row.fallback,
+        row.bounds,
+        cleanText(row.description),
+      ]
+        .map(cell)
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Options whose JSDoc `@default` disagrees with the default resolution applies (the JSDoc is what
+ * editors show; the data is what runs).
+ */
+export function defaultTagMismatches(identity, sourceDir = join(ROOT, 'libs/identity/src')) {
+  return identityOptionRows(identity, sourceDir)
+    .filter((row) => row.data !== undefined && row.tag !== undefined && !tagMatches(row.tag, row.data))
+    .map((row) => ({ option: row.path.join('.'), tag: row.tag, value: literal(row.data) }));
+}
+
+const SIZES = { KiB: 1024, MiB: 1024 * 1024 };
+
+function tagMatches(tag, value) {
+  const text = tag
+    .replace(/;.*$/, '')
+    .replace(/\s*\(.*\)\s*$/, '')
+    .trim();
+  if (typeof value === 'number') {
+    const sized = /^(\d+) (KiB|MiB)$/.exec(text);
+    const number = sized ? Number(sized[1]) * SIZES[sized[2]] : Number(text.replace(/(\d) (?=\d{3}\b)/g, '$1'));
+    return number === value;
+  }
+  return text === literal(value);
+}
+
+/** One row per option (sections included), with the data default and JSDoc `@default` it came from. */
+function identityOptionRows(identity, sourceDir) {
   const decls = declarations(sourceDir);
   const defaults = identity.IDENTITY_CONFIG_DEFAULTS;
   const bounds = identity.IDENTITY_CONFIG_BOUNDS;
@@ -236,6 +284,8 @@ export function identityOptionsTable(identity, sourceDir = join(ROOT, 'libs/iden
         fallback: data === undefined && own.defaultTag !== undefined ? codeIfLiteral(fallback) : fallback,
         bounds: configKeys === undefined ? '' : boundsOf(bounds, configKeys),
         description,
+        data,
+        tag: own.defaultTag,
       });
     }
   };
@@ -245,25 +295,7 @@ export function identityOptionsTable(identity, sourceDir = join(ROOT, 'libs/iden
     throw new Error('IdentityModuleOptions not found');
   walk(options.members, [], true);
   walk(extras.members, [], true);
-
-  const lines = [
-    '| Option | Type | Default | Bounds | Description |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows.map((row) =>
-      [
-        code(row.path.join('.')),
-        row.type === 'object' ? 'object' : code(row.type),
-        row.fallback,
-        row.bounds,
-        cleanText(row.description),
-      ]
-        .map(cell)
-        .join(' | ')
-        .replace(/^/, '| ')
-        .concat(' |'),
-    ),
-  ];
-  return `${lines.join('\n')}\n`;
+  return rows;
 }
 
 /** A `@default` tag as shown: code when it is a literal or an expression, prose otherwise. */

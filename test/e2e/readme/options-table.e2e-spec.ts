@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as identity from '@tessera/identity';
 import { IDENTITY_CONFIG_DEFAULTS, resolveIdentityConfig, type IdentityConfig } from '@tessera/identity';
-import { formatMarkdown, identityOptionsTable, optionsRegion } from '../../../scripts/options-table.mjs';
+import {
+  defaultTagMismatches,
+  formatMarkdown,
+  identityOptionsTable,
+  optionsRegion,
+} from '../../../scripts/options-table.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -63,5 +68,9 @@ describe('README IdentityModule options table', () => {
     expect(row('config.registrationPolicy')).toContain("`'invitation_only'`");
     expect(row('config.rp.id')).toContain('required');
     expect(table).not.toMatch(/identity-(model|http)/);
+  });
+
+  it('agrees with the JSDoc @default of every option editors show', () => {
+    expect(defaultTagMismatches(identity)).toEqual([]);
   });
 });
