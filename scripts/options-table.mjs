@@ -301,8 +301,10 @@ function identityOptionRows(identity, sourceDir) {
 /** A `@default` tag as shown: code when it is a literal or an expression, prose otherwise. */
 function codeIfLiteral(text) {
   if (text === '' || text.includes('`')) return text;
-  const prose = /^(.+?)\s+(\(.*\))$/.exec(text);
-  return prose === null ? code(text) : `${code(prose[1])} ${prose[2]}`;
+  const note = /^(.+?)\s+(\(.*\))$/.exec(text);
+  if (note !== null) return `${code(note[1])} ${note[2]}`;
+  const condition = /^(\S+)\s+((?:in|when|unless|if|with|for|otherwise)\b.*)$/.exec(text);
+  return condition === null ? code(text) : `${code(condition[1])} ${condition[2]}`;
 }
 
 /** `markdown` formatted as the repository's Prettier configuration formats it. */
