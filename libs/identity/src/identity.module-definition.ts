@@ -12,9 +12,9 @@ export interface IdentityModuleOptions {
   runtime?: IdentityRuntime;
   /** Application grants (never identity-owned capabilities). @default [] */
   capabilityResolvers?: CapabilityResolver[];
-  /** Decides who may issue administrative recovery tickets; with `notificationSink`, enables routes 18–20. */
+  /** Decides who may issue administrative recovery tickets; with `notificationSink`, enables administrative recovery (`/identity/v1/recovery/admin/...`). */
   platformAuthorizer?: PlatformRecoveryAuthorizer;
-  /** Delivers recovery tickets out of band; with `platformAuthorizer`, enables routes 18–20. */
+  /** Delivers recovery tickets out of band; with `platformAuthorizer`, enables administrative recovery. */
   notificationSink?: RecoveryNotificationSink;
   /** Picks the organization of host routes (identity routes name theirs in the path). @default [] */
   organizationSelector?: OrganizationSelector | readonly OrganizationSelector[];
@@ -28,7 +28,7 @@ export interface IdentityModuleOptions {
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */
 export interface IdentityModuleExtras {
-  /** e.g. `IdentityMikroOrmModule.forRoot()` from `@tessera/identity-mikro-orm`. */
+  /** The store module providing `IdentityStore` and `IdentityRateLimiter`, e.g. `IdentityMikroOrmModule.forRoot()` from `@tessera/identity-mikro-orm`. */
   store: DynamicModule | Type<unknown>;
 }
 

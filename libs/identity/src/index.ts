@@ -127,9 +127,11 @@ export {
   DEFAULT_RATE_LIMITS,
   DEFAULT_SESSION_COOKIE,
   DEFAULT_REQUEST_ID_HEADER,
+  IDENTITY_CONFIG_DEFAULTS,
   IDENTITY_ENVIRONMENTS,
   resolveIdentityConfig,
 } from './config/identity-config.defaults.js';
+export { IDENTITY_CONFIG_BOUNDS, type LifetimeBound } from './config/identity-bounds.config.js';
 export { validateIdentityConfig, createIdentityConfig } from './config/identity-config.validator.js';
 export type {
   IdentityRuntime,

@@ -1,61 +1,14 @@
-import type { IdentityLifetimes, IdentityLimits } from './identity-bounds.config.js';
+import {
+  IDENTITY_CONFIG_BOUNDS,
+  LIFETIME_BOUNDS,
+  LIMIT_BOUNDS,
+  RATE_LIMIT_BOUNDS,
+  type IdentityLifetimes,
+  type IdentityLimits,
+  type LifetimeBound,
+} from './identity-bounds.config.js';
 import type { RateLimitPolicyName, ResolvedIdentityConfig } from './identity.config.js';
 import { fail, kindOf, integerIn, isHardened, oneOf } from './identity-config.rules.js';
-
-const DAY = 86_400;
-const KIB = 1024;
-const MIB = 1024 * KIB;
-
-type Bound = readonly [min: number | keyof IdentityLifetimes, max: number | keyof IdentityLifetimes];
-
-/**
- * Lifetime bounds in seconds (`identity-model.md` §3); a key name means "that other lifetime".
- *
- * @example
- * LIFETIME_BOUNDS.challengeSeconds; // [30, 600]
- */
-export const LIFETIME_BOUNDS: Readonly<Record<keyof IdentityLifetimes, Bound>> = Object.freeze({
-  sessionAbsoluteSeconds: [1, 90 * DAY],
-  sessionIdleSeconds: [1, 'sessionAbsoluteSeconds'],
-  touchIntervalSeconds: [0, 'sessionIdleSeconds'],
-  sessionCacheSeconds: [0, 5],
-  challengeSeconds: [30, 600],
-  stepUpWindowSeconds: [1, 900],
-  adminRecoveryTicketSeconds: ['challengeSeconds', 3600],
-  restrictedSessionSeconds: [1, 1800],
-  invitationSeconds: [1, 365 * DAY],
-  deviceGrantSeconds: [1, 1800],
-  devicePollingIntervalSeconds: [5, 300],
-  deviceAccessTokenSeconds: [1, 3600],
-  deviceTokenFamilySeconds: [1, 90 * DAY],
-  serviceCredentialMaxSeconds: [1, 90 * DAY],
-  serviceCredentialSeconds: [1, 'serviceCredentialMaxSeconds'],
-  serviceCredentialRotationOverlapSeconds: [0, DAY],
-  federationCsrfCookieSeconds: [30, 600],
-});
-
-/**
- * Configurable limit bounds (`identity-model.md` §4).
- *
- * @example
- * LIMIT_BOUNDS.jsonBodyBytes; // [4096, 4194304]
- */
-export const LIMIT_BOUNDS: Readonly<Record<keyof IdentityLimits, readonly [number, number]>> = Object.freeze({
-  jsonBodyBytes: [4 * KIB, 4 * MIB],
-  formBodyBytes: [KIB, 64 * KIB],
-  scimBodyBytes: [KIB, 4 * MIB],
-  outboundResponseBytes: [KIB, 16 * MIB],
-  auditPageSizeDefault: [1, 100],
-  auditPurgeBatchSize: [1, 500],
-});
-
-/**
- * Rate-limit policy bounds (`identity-http.md` §10).
- *
- * @example
- * RATE_LIMIT_BOUNDS.limit; // [1, 10000]
- */
-export const RATE_LIMIT_BOUNDS = Object.freeze({ limit: [1, 10_000] as const, windowSeconds: [1, 86_400] as const });
 
 /**
  * Lifetimes within §3 bounds. {@link LIFETIME_BOUNDS} lists every referenced lifetime before the
@@ -67,7 +20,10 @@ export const RATE_LIMIT_BOUNDS = Object.freeze({ limit: [1, 10_000] as const, wi
  */
 export function validateLifetimes(config: ResolvedIdentityConfig): void {
   const lifetimes = config.lifetimes;
-  for (const [key, [minSpec, maxSpec]] of Object.entries(LIFETIME_BOUNDS) as [keyof IdentityLifetimes, Bound][]) {
+  for (const [key, [minSpec, maxSpec]] of Object.entries(LIFETIME_BOUNDS) as [
+    keyof IdentityLifetimes,
+    LifetimeBound,
+  ][]) {
     const min = typeof minSpec === 'number' ? minSpec : lifetimes[minSpec];
     const max = typeof maxSpec === 'number' ? maxSpec : lifetimes[maxSpec];
     const hint =
@@ -132,7 +88,13 @@ export function validateRateLimits(config: ResolvedIdentityConfig): void {
  */
 export function validateAudit(config: ResolvedIdentityConfig): void {
   oneOf('audit', 'audit.userAgent', config.audit.userAgent, ['omit', 'pseudonymize'] as const);
-  integerIn('audit', 'audit.retentionDays', config.audit.retentionDays, 1, 3650, ' days');
+  integerIn(
+    'audit',
+    'audit.retentionDays',
+    config.audit.retentionDays,
+    ...IDENTITY_CONFIG_BOUNDS.audit.retentionDays,
+    ' days',
+  );
 }
 
 /**
@@ -144,8 +106,12 @@ export function validateAudit(config: ResolvedIdentityConfig): void {
  */
 export function validateMaintenance(config: ResolvedIdentityConfig): void {
   const { intervalSeconds, batchSize, maxBatchesPerRun } = config.maintenance;
-  if (intervalSeconds !== 0)
-    integerIn('maintenance', 'maintenance.intervalSeconds', intervalSeconds, 30, 86_400, ' seconds (or 0 for off)');
-  integerIn('maintenance', 'maintenance.batchSize', batchSize, 1, 5000, ' rows');
-  integerIn('maintenance', 'maintenance.maxBatchesPerRun', maxBatchesPerRun, 1, 1000, ' batches');
+  const bounds = IDENTITY_CONFIG_BOUNDS.maintenance;
+  const off = IDENTITY_CONFIG_BOUNDS.offValues['maintenance.intervalSeconds'];
+  if (intervalSeconds !== off) {
+    const hint = ` seconds (or ${off} for off)`;
+    integerIn('maintenance', 'maintenance.intervalSeconds', intervalSeconds, ...bounds.intervalSeconds, hint);
+  }
+  integerIn('maintenance', 'maintenance.batchSize', batchSize, ...bounds.batchSize, ' rows');
+  integerIn('maintenance', 'maintenance.maxBatchesPerRun', maxBatchesPerRun, ...bounds.maxBatchesPerRun, ' batches');
 }

@@ -1,9 +1,10 @@
 import { MAX_PREVIOUS_KEY_VERSIONS } from '../runtime/key-ring.resolver.js';
 import { parseSecretReference, type SecretReference } from '../runtime/secret.resolver.js';
 import type { ResolvedIdentityConfig } from './identity.config.js';
+import { IDENTITY_CONFIG_BOUNDS } from './identity-bounds.config.js';
 import { belongsToEnvironment, environmentWords, fail } from './identity-config.rules.js';
 
-const NAMESPACE = /^[a-z][a-z0-9_-]{2,63}$/;
+const NAMESPACE = new RegExp(IDENTITY_CONFIG_BOUNDS.storageNamespace.pattern);
 const RINGS = ['sessionPepper', 'recoveryPepper', 'devicePepper', 'servicePepper'] as const;
 const KEYS = ['auditKey', 'encryptionKey', 'signingKey'] as const;
 
@@ -98,10 +99,7 @@ function validateRing(ring: string, current: string, previous: readonly string[]
 export function validateStorageNamespace(config: ResolvedIdentityConfig): void {
   const namespace = config.storageNamespace;
   if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
-    fail(
-      'storage_namespace',
-      `storageNamespace must match ^[a-z][a-z0-9_-]{2,63}$ (e.g. "tessera_${config.environment}")`,
-    );
+    fail('storage_namespace', `storageNamespace must match ${NAMESPACE.source} (e.g. "tessera_${config.environment}")`);
   }
   if (!belongsToEnvironment(namespace, config.environment)) {
     fail(

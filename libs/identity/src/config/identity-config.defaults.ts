@@ -8,6 +8,7 @@ import type {
   IdentityEnvironment,
   RateLimitPolicyConfig,
   RateLimitPolicyName,
+  RegistrationPolicy,
   ResolvedIdentityConfig,
   SessionCookieConfig,
 } from './identity.config.js';
@@ -123,6 +124,29 @@ const DEFAULT_MAINTENANCE: MaintenanceConfig = Object.freeze({
  */
 export const DEFAULT_REQUEST_ID_HEADER = 'X-Request-ID';
 
+/**
+ * Every default of `IdentityConfig` in one place (what `resolveIdentityConfig` applies and the
+ * README's options table, `npm run docs:options`, shows). Two defaults derive from the input and
+ * are not listed: `allowedOrigins` (`[publicBaseUrl]`) and `storageNamespace` (`tessera_<environment>`).
+ *
+ * @example
+ * IDENTITY_CONFIG_DEFAULTS.audit.retentionDays; // 90
+ */
+export const IDENTITY_CONFIG_DEFAULTS = Object.freeze({
+  registrationPolicy: 'invitation_only' as RegistrationPolicy,
+  bootstrap: Object.freeze({ lifecycle: 'retired' as const }),
+  lifetimes: DEFAULT_IDENTITY_LIFETIMES,
+  limits: DEFAULT_IDENTITY_LIMITS,
+  sessionCookie: DEFAULT_SESSION_COOKIE,
+  forwarding: DEFAULT_FORWARDING,
+  capabilities: DEFAULT_CAPABILITIES,
+  audit: DEFAULT_AUDIT,
+  maintenance: DEFAULT_MAINTENANCE,
+  rateLimits: DEFAULT_RATE_LIMITS,
+  requestIdHeader: DEFAULT_REQUEST_ID_HEADER,
+  store: Object.freeze({ kind: 'pglite' as const }),
+});
+
 const TOP_LEVEL_KEYS = [
   'environment',
   'publicBaseUrl',
@@ -174,9 +198,9 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
   const rp = readSection(root['rp'], 'rp', ['id', 'name'], true)!;
   const secrets = readSection(root['secrets'], 'secrets', SECRET_KEYS, true)!;
   for (const ring of RING_KEYS) readSection(secrets[ring], `secrets.${ring}`, ['current', 'previous'], true);
-  const bootstrap = readSection(root['bootstrap'], 'bootstrap', ['lifecycle', 'secretRef'], false) ?? {
-    lifecycle: 'retired',
-  };
+  const bootstrap =
+    readSection(root['bootstrap'], 'bootstrap', ['lifecycle', 'secretRef'], false) ??
+    IDENTITY_CONFIG_DEFAULTS.bootstrap;
   const publicBaseUrl = root['publicBaseUrl'] as string;
   const rateLimits = readSection(root['rateLimits'], 'rateLimits', Object.keys(DEFAULT_RATE_LIMITS), false) ?? {};
   const ratePolicies = Object.fromEntries(
@@ -191,7 +215,7 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
     publicBaseUrl,
     allowedOrigins: copyArray(root['allowedOrigins'], 'allowedOrigins') ?? [publicBaseUrl],
     rp: { id: rp['id'], name: rp['name'] },
-    registrationPolicy: root['registrationPolicy'] ?? 'invitation_only',
+    registrationPolicy: root['registrationPolicy'] ?? IDENTITY_CONFIG_DEFAULTS.registrationPolicy,
     bootstrap: { ...bootstrap },
     secrets: Object.fromEntries(
       SECRET_KEYS.map((key) => {
@@ -237,6 +261,6 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
     },
     rateLimits: ratePolicies,
     requestIdHeader: root['requestIdHeader'] ?? DEFAULT_REQUEST_ID_HEADER,
-    store: { kind: 'pglite', ...readSection(root['store'], 'store', ['kind'], false) },
+    store: { ...IDENTITY_CONFIG_DEFAULTS.store, ...readSection(root['store'], 'store', ['kind'], false) },
   }) as unknown as ResolvedIdentityConfig;
 }

@@ -1,4 +1,5 @@
 import type { ResolvedIdentityConfig } from './identity.config.js';
+import { IDENTITY_CONFIG_BOUNDS } from './identity-bounds.config.js';
 import { validateCapabilityAllowlists } from './identity-config-capabilities.validator.js';
 import {
   validateAudit,
@@ -91,10 +92,11 @@ function validateStoreAndHeaders(config: ResolvedIdentityConfig): void {
     );
   }
   const header = string('request_id_header', 'requestIdHeader', config.requestIdHeader);
-  if (!HTTP_TOKEN.test(header) || header.length > 100) {
+  const maxChars = IDENTITY_CONFIG_BOUNDS.requestIdHeader.maxChars;
+  if (!HTTP_TOKEN.test(header) || header.length > maxChars) {
     fail(
       'request_id_header',
-      `requestIdHeader must be an HTTP header name of at most 100 token characters (e.g. "X-Request-ID")`,
+      `requestIdHeader must be an HTTP header name of at most ${maxChars} token characters (e.g. "X-Request-ID")`,
     );
   }
 }

@@ -63,12 +63,19 @@ export interface RateLimitPolicyConfig {
  * }
  */
 export interface IdentitySecretsConfig {
+  /** Keys the digests of session tokens. */
   readonly sessionPepper: KeyRingReferences;
+  /** Keys the digests of recovery codes and invitation tokens. */
   readonly recoveryPepper: KeyRingReferences;
+  /** Keys the digests of device-flow codes and tokens. */
   readonly devicePepper: KeyRingReferences;
+  /** Keys the digests of service credentials. */
   readonly servicePepper: KeyRingReferences;
+  /** Keys audit pseudonyms and rate-limit bucket keys. */
   readonly auditKey: string;
+  /** Encryption key of the federation and OAuth families; resolved and checked at start. */
   readonly encryptionKey: string;
+  /** Signing key of the federation and OAuth families; resolved and checked at start. */
   readonly signingKey: string;
 }
 
@@ -79,17 +86,17 @@ export interface IdentitySecretsConfig {
  * sessionCookie: { name: '__Secure-app_session', domain: 'example.com' }
  */
 export interface SessionCookieConfig {
-  /** @default '__Host-tessera_session' */
+  /** An HTTP token; `__Host-` needs `secure`, path `/` and no domain; `__Secure-` needs `secure`. @default '__Host-tessera_session' */
   readonly name: string;
-  /** @default true */
+  /** Required in staging/production, with `sameSite: 'none'` and with a `__Host-`/`__Secure-` name. @default true */
   readonly secure: boolean;
   /** Always `true`; `false` is refused. @default true */
   readonly httpOnly: true;
-  /** @default 'lax' */
+  /** `'none'` needs `secure`. @default 'lax' */
   readonly sameSite: 'strict' | 'lax' | 'none';
   /** Must be the RP ID or under it; forbidden with `__Host-`. @default undefined (host-only) */
   readonly domain?: string;
-  /** @default '/' */
+  /** Starts with `/`; no spaces, controls or `;`. @default '/' */
   readonly path: string;
 }
 
@@ -105,7 +112,7 @@ export interface SessionCookieConfig {
  * forwarding: { mode: 'trusted_cidrs', trustedCidrs: ['10.0.0.0/8'] }
  */
 export interface ForwardingConfig {
-  /** @default 'direct_only' */
+  /** `direct_only`: the TCP peer is the client and forwarding headers are ignored; `trusted_cidrs`: they count when sent by `trustedCidrs`. @default 'direct_only' */
   readonly mode: 'direct_only' | 'trusted_cidrs';
   /** Proxies whose `X-Forwarded-*` / `Forwarded` headers count; empty unless `trusted_cidrs`. @default [] */
   readonly trustedCidrs: readonly string[];
@@ -118,9 +125,9 @@ export interface ForwardingConfig {
  * capabilities: { device: ['package.publish'], service: ['content.read'] }
  */
 export interface CapabilityAllowlists {
-  /** @default [] */
+  /** Capabilities a device-flow client may ask for. @default [] */
   readonly device: readonly string[];
-  /** Never identity-owned capabilities. @default [] */
+  /** Capabilities service credentials may carry; never identity-owned ones. @default [] */
   readonly service: readonly string[];
 }
 
@@ -131,9 +138,9 @@ export interface CapabilityAllowlists {
  * audit: { userAgent: 'omit', retentionDays: 30 }
  */
 export interface AuditConfig {
-  /** @default 'omit' */
+  /** Whether audit events keep the client's user agent as a keyed pseudonym or not at all. @default 'omit' */
   readonly userAgent: 'omit' | 'pseudonymize';
-  /** @default 90; 1..3650 */
+  /** Events older than this are deleted by `npm run audit:purge`. @default 90; 1..3650 */
   readonly retentionDays: number;
 }
 
@@ -167,28 +174,49 @@ export interface MaintenanceConfig {
  * };
  */
 export interface IdentityConfig {
+  /** Deployment environment: staging and production refuse the insecure settings development allows. */
   environment: IdentityEnvironment;
   /** Exact origin the identity authority is served from; must be in `allowedOrigins`. */
   publicBaseUrl: string;
-  /** @default [publicBaseUrl] */
+  /** Exact origins (scheme, host, port) allowed for WebAuthn and unsafe requests; HTTPS except loopback in development/test. @default [publicBaseUrl] */
   allowedOrigins?: readonly string[];
-  rp: { id: string; name: string };
+  /** The WebAuthn relying party passkeys are bound to. */
+  rp: {
+    /** Lowercase domain without scheme, port or path; every origin's host is it or under it; a registrable domain in staging/production. */
+    id: string;
+    /** Shown by authenticators; 1..200 characters without control characters. */
+    name: string;
+  };
+  /** Who may create new accounts; `open` is development-only. */
   registrationPolicy?: RegistrationPolicy;
-  /** @default { lifecycle: 'retired' } */
-  bootstrap?: { lifecycle: 'pending' | 'retired'; secretRef?: string };
+  /** Creating the first owner with `POST /identity/v1/bootstrap` (404 once retired). */
+  bootstrap?: {
+    /** `pending` needs `secretRef`; `retired` forbids it. */
+    lifecycle: 'pending' | 'retired';
+    /** Reference to the bootstrap secret (16..512 characters), e.g. `env:TESSERA_PRODUCTION_BOOTSTRAP_SECRET`. */
+    secretRef?: string;
+  };
+  /** Secret references, resolved by the runtime's secret resolver at start. */
   secrets: IdentitySecretsConfig;
+  /** Lifetimes in seconds. */
   lifetimes?: Partial<IdentityLifetimes>;
+  /** Size limits in bytes and page sizes. */
   limits?: Partial<IdentityLimits>;
+  /** The session cookie. */
   sessionCookie?: Partial<SessionCookieConfig>;
+  /** How the client address, scheme and host are determined behind proxies. */
   forwarding?: Partial<ForwardingConfig>;
-  /** @default `tessera_<environment>` */
+  /** Prefix of the identity storage marker; contains the environment name as a word. @default `tessera_<environment>` */
   storageNamespace?: string;
+  /** Capability allowlists for device scopes and service-credential scopes. */
   capabilities?: Partial<CapabilityAllowlists>;
+  /** Audit recording. */
   audit?: Partial<AuditConfig>;
+  /** The maintenance task purging expired rows. */
   maintenance?: Partial<MaintenanceConfig>;
   /** Per-policy overrides; `false` disables a policy (development/test only). */
   rateLimits?: Partial<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
-  /** @default 'X-Request-ID' */
+  /** Header carrying the request id: a well-formed client value is kept, otherwise one is generated; set on every response. @default 'X-Request-ID' */
   requestIdHeader?: string;
   /** What backs the store; PGlite is refused in staging/production. @default { kind: 'pglite' } */
   store?: { kind: 'postgresql' | 'pglite' };

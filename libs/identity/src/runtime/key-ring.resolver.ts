@@ -22,7 +22,9 @@ export const MIN_SECRET_BYTES = 16;
  * const refs: KeyRingReferences = { current: 'env:TESSERA_PRODUCTION_SESSION_PEPPER@v2', previous: ['env:TESSERA_PRODUCTION_SESSION_PEPPER'] };
  */
 export interface KeyRingReferences {
+  /** The version new digests are made with, e.g. `env:TESSERA_PRODUCTION_SESSION_PEPPER@v2`. */
   readonly current: string;
+  /** Older versions, still accepted for digests made with them; each below the current version. */
   readonly previous?: readonly string[];
 }
 
