@@ -103,6 +103,7 @@ export { StoreError, STORE_ERROR_CODES, mapStoreError } from './errors/store.err
 export type { StoreErrorCode, StoreErrorDomain } from './errors/store.errors.js';
 export {
   IdentityConfigError,
+  IdentityConfigEnvError,
   IdentityStartupError,
   IDENTITY_STARTUP_ERROR_MESSAGE,
 } from './errors/identity-boot.errors.js';
@@ -131,6 +132,8 @@ export {
   resolveIdentityConfig,
 } from './config/identity-config.defaults.js';
 export { validateIdentityConfig, createIdentityConfig } from './config/identity-config.validator.js';
+export { identityConfigFromEnv, IDENTITY_ENV_VARIABLES } from './config/identity-config.env.js';
+export type { IdentityEnvVariable } from './config/identity-config.env.js';
 export type {
   IdentityRuntime,
   IdentityClock,
@@ -145,6 +148,7 @@ export {
   createInMemorySecretResolver,
   SecretResolutionError,
 } from './runtime/secret.resolver.js';
+export { createFileSecretResolver, createEnvAndFileSecretResolver } from './runtime/file-secret.resolver.js';
 export type { SecretResolver } from './runtime/secret.resolver.js';
 export type { KeyRing } from './runtime/key-ring.resolver.js';
 export { requireReady } from './runtime/identity-readiness.check.js';

@@ -6,6 +6,7 @@
  */
 export type IdentityConfigRule =
   | 'invalid_option'
+  | 'environment_variable'
   | 'public_base_url'
   | 'origin_not_exact'
   | 'origin_insecure'
@@ -51,6 +52,26 @@ export class IdentityConfigError extends Error {
     message: string,
   ) {
     super(`Invalid identity configuration: ${message}`);
+  }
+}
+
+/**
+ * An invalid identity configuration read from environment variables (`identityConfigFromEnv`):
+ * `variable` names the variable to fix (never its value).
+ *
+ * @example
+ * try { identityConfigFromEnv(process.env); } catch (error) {
+ *   if (error instanceof IdentityConfigEnvError) console.error(`fix ${error.variable}: ${error.message}`);
+ * }
+ */
+export class IdentityConfigEnvError extends IdentityConfigError {
+  constructor(
+    rule: IdentityConfigRule,
+    /** The environment variable to set or fix. */
+    readonly variable: string,
+    message: string,
+  ) {
+    super(rule, `${variable}: ${message}`);
   }
 }
 
