@@ -33,8 +33,8 @@ const RINGS = [
 ] as const;
 const KEYS = [
   ['auditKey', 'AUDIT_KEY', 'audit pseudonyms and rate-limit bucket keys'],
-  ['encryptionKey', 'ENCRYPTION_KEY', 'encryption of stored secrets'],
-  ['signingKey', 'SIGNING_KEY', 'signed values'],
+  ['encryptionKey', 'ENCRYPTION_KEY', 'reserved for encrypting stored values; resolved and checked at start'],
+  ['signingKey', 'SIGNING_KEY', 'reserved for signing; resolved and checked at start'],
 ] as const;
 const REFERENCE_FORM = 'an env:NAME[@vN] or file:/absolute/path[@vN] reference';
 
@@ -57,7 +57,7 @@ export const IDENTITY_ENV_VARIABLES: readonly IdentityEnvVariable[] = Object.fre
     name: 'TESSERA_PUBLIC_BASE_URL',
     required: true,
     option: 'publicBaseUrl',
-    description: 'The exact public origin users reach (the proxy\u2019s `https://` origin, no path)',
+    description: "The exact public origin users reach (the proxy's `https://` origin, no path)",
     example: 'https://id.example.com',
   },
   {
@@ -155,7 +155,7 @@ export const IDENTITY_ENV_VARIABLES: readonly IdentityEnvVariable[] = Object.fre
     required: false,
     option: 'store',
     description:
-      'PostgreSQL server URL; set → store `postgresql`, unset → embedded PGlite (refused in staging/production)',
+      'PostgreSQL server URL (store `postgresql`); required in staging/production, unset elsewhere → embedded PGlite',
     example: 'postgres://tessera@db.internal:5432/tessera_production',
   },
 ]);
@@ -213,6 +213,13 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv): IdentityConfig {
     const previous = refs(`TESSERA_${suffix}_PREVIOUS_REFS`);
     return previous.length === 0 ? { current } : { current, previous };
   };
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl === undefined && (environment === 'staging' || environment === 'production')) {
+    missing(
+      'DATABASE_URL',
+      `${environment} needs a PostgreSQL server URL (embedded PGlite is for development and test)`,
+    );
+  }
   const publicBaseUrl = required(
     'TESSERA_PUBLIC_BASE_URL',
     'set it to the public https:// origin (e.g. https://id.example.com)',
@@ -250,7 +257,7 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv): IdentityConfig {
     ...(namespace === undefined ? {} : { storageNamespace: namespace }),
     ...(retention === undefined ? {} : { audit: { retentionDays: retention } }),
     ...(interval === undefined ? {} : { maintenance: { intervalSeconds: interval } }),
-    store: { kind: read('DATABASE_URL') === undefined ? 'pglite' : 'postgresql' },
+    store: { kind: databaseUrl === undefined ? 'pglite' : 'postgresql' },
   };
   try {
     createIdentityConfig(config);
