@@ -130,7 +130,7 @@ export const IDENTITY_STARTUP_CHECK_HINTS: Readonly<Record<IdentityStartupCheck,
   rate_limiter:
     'Staging/production need a rate limiter shared by every instance (IdentityMikroOrmModule provides the PostgreSQL one); an in-process limiter is refused.',
   environment_marker:
-    "The database's environment marker is missing or names another environment or storage namespace than this configuration. A staging/production database is provisioned once with the provision command (e.g. `npm run provision` with the same environment and namespace); a database provisioned for another environment stays so (the marker is never overwritten): start the app with that environment's configuration, or point DATABASE_URL at this environment's database. Also check that the database is reachable.",
+    "The database's environment marker is missing or names another environment or storage namespace than this configuration. For a new staging/production database, run the provision command (e.g. `npm run provision`) once with the same environment and namespace; a database provisioned for another environment stays so (the marker is never overwritten): start the app with that environment's configuration, or point DATABASE_URL at this environment's database. Also check that the database is reachable.",
   store_engine:
     'Staging/production need a PostgreSQL server: the live database connection reports embedded PGlite (or could not be asked). Point DATABASE_URL at the PostgreSQL server of this environment and check that it is reachable.',
   schema_version:
