@@ -11,17 +11,21 @@ import { TodosModule } from './todos/todos.module.js';
 import { IdentityModule } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 import { AccountController } from './account/account.controller.js';
-import { demoIdentity } from './identity/demo-identity.config.js';
+import { demoIdentity, deployedFromEnv } from './identity/demo-identity.config.js';
 import { PagesModule } from './pages/pages.module.js';
 import { packagePublishers, packagesOrganization, PackagesModule } from './packages/packages.module.js';
 
 /** Where the demo keeps its data and which server it talks to. */
 export interface DemoOptions {
-  /** PostgreSQL server URL; unset → embedded PGlite. @default process.env.DATABASE_URL */
+  /** PostgreSQL server URL; unset → embedded PGlite (development only). @default env.DATABASE_URL */
   databaseUrl?: string;
   /** PGlite data directory (embedded only); unset → in memory. */
   dataDir?: string;
-  /** Environment read for the metrics API key and the identity secrets. @default process.env */
+  /**
+   * Environment read for the metrics API key, the database URL and the identity configuration:
+   * with `NODE_ENV` `production` or `staging` the identity configuration comes from it entirely
+   * (`identityConfigFromEnv`) and migrations are left to `npm run migrate`. @default process.env
+   */
   env?: NodeJS.ProcessEnv;
   /** Port the identity configuration's `publicBaseUrl` names. @default 3000 */
   port?: number;
@@ -39,7 +43,9 @@ class GreeterModule {}
  * route `GET /hello/:name`, `GET /metrics` (radix) and `GET /metrics/whoami` (controller) behind an
  * API key with `metrics.read`, `GET /health`, and the identity platform (`/identity/v1/...`,
  * development mode) with `GET /account` guarded by `@RequireIdentity()`, and
- * `/orgs/:organizationId/packages` whose `POST` needs the application grant `package.publish`.
+ * `/orgs/:organizationId/packages` whose `POST` needs the application grant `package.publish`,
+ * and a landing page at `GET /`. Development by default; production/staging from environment
+ * variables when `NODE_ENV` says so (docs/deployment.md).
  */
 @Module({})
 export class AppModule {
@@ -48,13 +54,16 @@ export class AppModule {
     const env = options.env ?? process.env;
     const provider = metricsKeyProvider(env);
     const identity = demoIdentity(options.port ?? 3000, options.secretsFile, env);
+    const deployed = deployedFromEnv(env);
     return {
       module: AppModule,
       imports: [
         DatabaseModule.forRoot({
-          url: options.databaseUrl,
+          url: options.databaseUrl ?? env.DATABASE_URL,
           entities: demoEntities,
           migrations: { list: demoMigrations },
+          // Production/staging start only on a schema `npm run migrate` brought to this build's version.
+          migrate: deployed ? 'manual' : 'auto',
           embedded: options.dataDir === undefined ? {} : { dataDir: options.dataDir },
           ...options.database,
         }),

@@ -1,39 +1,67 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { identityConfigFromEnv, IdentityStartupError } from '@tessera/identity';
 import { AppModule } from './app.module.js';
+import { demoEntities } from './database.js';
 import { METRICS_KEY_ENV } from './metrics/metrics.js';
-import { BOOTSTRAP_SECRET_ENV } from './identity/demo-identity.config.js';
+import { deployedFromEnv } from './identity/demo-identity.config.js';
+import { environmentMarkerAdvice, readEnvironmentMarker } from './identity/demo-identity.provision.js';
+import { readStartupFacts, startupHints } from './startup/startup-hints.js';
 
 /**
  * `npm start`: the demo on embedded PGlite (data under `.data/pglite`), or on the PostgreSQL server
- * named by `DATABASE_URL`; listens on `PORT` (default 3000).
+ * named by `DATABASE_URL`; listens on `PORT` (default 3000). With `NODE_ENV` `production` or
+ * `staging`, the identity configuration comes from environment variables only (docs/deployment.md)
+ * and the database must have been migrated and provisioned (`npm run migrate`, `npm run provision`).
  */
 async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 3000);
-  const dataRoot = process.env.TESSERA_DATA_DIR ?? '.data';
+  const env = process.env;
+  const port = Number(env.PORT ?? 3000);
+  const dataRoot = env.TESSERA_DATA_DIR ?? '.data';
+  const deployed = deployedFromEnv(env);
   const app = await NestFactory.create(
     AppModule.forRoot({
       dataDir: `${dataRoot}/pglite`,
       port,
-      secretsFile: `${dataRoot}/identity-development-secrets.json`,
+      secretsFile: deployed ? undefined : `${dataRoot}/identity-development-secrets.json`,
+      env,
     }),
   );
   app.enableShutdownHooks();
   await app.listen(port);
+  const database = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite (${dataRoot}/pglite)`;
+  const facts = await readStartupFacts(app, {
+    listenUrl: `http://localhost:${port}`,
+    database,
+    deployed,
+    metricsKeySet: Boolean(env[METRICS_KEY_ENV]),
+  });
   const logger = new Logger('Demo');
-  const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (.data/pglite)';
-  logger.log(`Tessera demo listening on http://localhost:${port} — database: ${database}`);
-  if (!process.env[METRICS_KEY_ENV]) logger.log(`GET /metrics answers 401 until ${METRICS_KEY_ENV} is set`);
-  if (!process.env[BOOTSTRAP_SECRET_ENV]) {
-    logger.log(
-      `Identity bootstrap is retired: set ${BOOTSTRAP_SECRET_ENV} (16..512 chars) to create the first owner via POST /identity/v1/bootstrap`,
-    );
-  }
+  for (const line of startupHints(facts)) logger.log(line);
 }
 
-main().catch((error: unknown) => {
+/** After an `environment_marker` refusal: what the database was provisioned for, and what to do. */
+async function explainEnvironmentMarker(): Promise<void> {
+  const env = process.env;
+  if (!env.DATABASE_URL) return;
+  const configured = deployedFromEnv(env) ? identityConfigFromEnv(env) : { environment: 'development' };
+  const expected = {
+    environment: configured.environment,
+    namespace:
+      ('storageNamespace' in configured ? configured.storageNamespace : undefined) ??
+      `tessera_${configured.environment}`,
+  };
+  console.error(
+    environmentMarkerAdvice(await readEnvironmentMarker({ url: env.DATABASE_URL, entities: demoEntities }), expected),
+  );
+}
+
+main().catch(async (error: unknown) => {
   // Startup failures are configuration problems: say what failed, then exit non-zero.
   console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+  if (error instanceof IdentityStartupError && error.check === 'environment_marker') {
+    await explainEnvironmentMarker().catch(() => undefined);
+  }
   process.exit(1);
 });

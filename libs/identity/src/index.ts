@@ -103,6 +103,7 @@ export { StoreError, STORE_ERROR_CODES, mapStoreError } from './errors/store.err
 export type { StoreErrorCode, StoreErrorDomain } from './errors/store.errors.js';
 export {
   IdentityConfigError,
+  IdentityConfigEnvError,
   IdentityStartupError,
   IDENTITY_STARTUP_ERROR_MESSAGE,
 } from './errors/identity-boot.errors.js';
@@ -133,6 +134,8 @@ export {
 } from './config/identity-config.defaults.js';
 export { IDENTITY_CONFIG_BOUNDS, type LifetimeBound } from './config/identity-bounds.config.js';
 export { validateIdentityConfig, createIdentityConfig } from './config/identity-config.validator.js';
+export { identityConfigFromEnv, IDENTITY_ENV_VARIABLES } from './config/identity-config.env.js';
+export type { IdentityEnvVariable } from './config/identity-config.env.js';
 export type {
   IdentityRuntime,
   IdentityClock,
@@ -147,6 +150,7 @@ export {
   createInMemorySecretResolver,
   SecretResolutionError,
 } from './runtime/secret.resolver.js';
+export { createFileSecretResolver, createEnvAndFileSecretResolver } from './runtime/file-secret.resolver.js';
 export type { SecretResolver } from './runtime/secret.resolver.js';
 export type { KeyRing } from './runtime/key-ring.resolver.js';
 export { requireReady } from './runtime/identity-readiness.check.js';

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  createEnvAndFileSecretResolver,
   createInMemorySecretResolver,
   createNodeIdentityRuntime,
+  identityConfigFromEnv,
   type IdentityConfig,
   type IdentityRuntime,
 } from '@tessera/identity';
@@ -44,12 +46,35 @@ export function developmentSecrets(secretsFile: string | undefined, env: NodeJS.
   return values;
 }
 
-/** The demo's identity configuration (development, `http://localhost:<port>`) and runtime. */
+/**
+ * `true` when `NODE_ENV` is `production` or `staging`: the demo then reads its whole identity
+ * configuration from environment variables (`identityConfigFromEnv`, docs/deployment.md), needs a
+ * migrated and provisioned PostgreSQL server, and never generates or stores secrets itself.
+ *
+ * @example
+ * const migrate = deployedFromEnv(process.env) ? 'manual' : 'auto';
+ */
+export function deployedFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return env.NODE_ENV === 'production' || env.NODE_ENV === 'staging';
+}
+
+/**
+ * The demo's identity configuration and runtime: in production/staging (see
+ * {@link deployedFromEnv}) built from environment variables with `env:`/`file:` secret references;
+ * otherwise development at `http://localhost:<port>` with generated secrets.
+ */
 export function demoIdentity(
   port: number,
   secretsFile: string | undefined,
   env: NodeJS.ProcessEnv,
 ): { config: IdentityConfig; runtime: IdentityRuntime } {
+  if (deployedFromEnv(env)) {
+    return {
+      // Service credentials may carry the demo's application grant (see packages/packages.module.ts).
+      config: { ...identityConfigFromEnv(env), capabilities: { service: ['package.publish'] } },
+      runtime: createNodeIdentityRuntime({ secrets: createEnvAndFileSecretResolver(env) }),
+    };
+  }
   const values = developmentSecrets(secretsFile, env);
   const pending = values[ref('BOOTSTRAP_SECRET')] !== undefined;
   const config: IdentityConfig = {

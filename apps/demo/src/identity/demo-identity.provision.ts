@@ -70,3 +70,61 @@ export async function provisionIdentityDatabase(options: IdentityProvisionOption
     await db.close();
   }
 }
+
+/** An identity environment marker as stored. */
+export interface IdentityEnvironmentMarker {
+  readonly environment: string;
+  readonly namespace: string;
+}
+
+/**
+ * The environment marker of the database at `url` (`undefined` when there is none, or the
+ * database cannot be read), to explain an `environment_marker` startup failure. Reads only.
+ *
+ * @example
+ * const found = await readEnvironmentMarker({ url: process.env.DATABASE_URL!, entities: demoEntities });
+ */
+export async function readEnvironmentMarker(
+  database: Pick<DatabaseOptions, 'url' | 'entities'>,
+): Promise<IdentityEnvironmentMarker | undefined> {
+  let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    db = await openDatabase({ ...database, migrate: 'manual' });
+    const rows = await db.orm.em
+      .fork()
+      .getConnection()
+      .execute<IdentityEnvironmentMarker[]>(
+        `select environment, namespace from ${IDENTITY_SCHEMA}.environment where id`,
+      );
+    return rows[0];
+  } catch {
+    return undefined;
+  } finally {
+    await db?.close();
+  }
+}
+
+/**
+ * What to do when the identity service refused the database's environment marker: `expected` is
+ * what the app is configured for, `found` what the database was provisioned for.
+ *
+ * @example
+ * console.error(environmentMarkerAdvice(await readEnvironmentMarker(url), { environment: 'development', namespace: 'tessera_development' }));
+ */
+export function environmentMarkerAdvice(
+  found: IdentityEnvironmentMarker | undefined,
+  expected: IdentityEnvironmentMarker,
+): string {
+  const configured = `${expected.environment}/${expected.namespace}`;
+  if (found === undefined) {
+    return `This database carries no identity environment marker (or could not be read): for ${configured}, run \`npm run migrate\` then \`npm run provision\` against it with the same DATABASE_URL, NODE_ENV and TESSERA_STORAGE_NAMESPACE (docs/deployment.md).`;
+  }
+  const provisioned = `${found.environment}/${found.namespace}`;
+  if (
+    found.environment !== expected.environment &&
+    (found.environment === 'production' || found.environment === 'staging')
+  ) {
+    return `This database is provisioned for ${provisioned}, but the demo started as ${configured}: start it with NODE_ENV=${found.environment} and the variables of docs/deployment.md (TESSERA_PUBLIC_BASE_URL, TESSERA_RP_ID, the secret references, ...), or point DATABASE_URL at a ${expected.environment} database. The marker is never overwritten.`;
+  }
+  return `This database is provisioned for ${provisioned}, but the demo is configured for ${configured}: set TESSERA_ENVIRONMENT/TESSERA_STORAGE_NAMESPACE to match, or point DATABASE_URL at the database of ${configured}. The marker is never overwritten.`;
+}

@@ -2,6 +2,7 @@ import { Router, type Exchange } from '@tessera/web';
 import { PAGE_ASSETS_PREFIX, type PageAssets } from './page-assets.js';
 import { ASSET_HEADERS, PAGE_HEADERS } from './page-headers.js';
 import { IDENTITY_PAGE } from './templates/identity-page.template.js';
+import { renderLandingPage } from './templates/landing-page.template.js';
 import { BOOTSTRAP_PAGE, ENROLL_PAGE, RECOVERY_PAGE } from './templates/onboarding-pages.template.js';
 import { ORGANIZATION_PAGE } from './templates/organization-page.template.js';
 import { ORGANIZATIONS_PAGE } from './templates/organizations-page.template.js';
@@ -20,7 +21,8 @@ const PAGES: Readonly<Record<string, PageTemplate>> = {
 const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start dist/apps/demo/src/main.js.\n';
 
 /**
- * Radix routes for the demo's identity pages (`GET /identity`, `/identity/bootstrap`,
+ * Radix routes for the demo's landing page (`GET /`, links to every page and the API docs) and
+ * identity pages (`GET /identity`, `/identity/bootstrap`,
  * `/identity/enroll`, `/identity/recovery`, `/identity/organizations` and
  * `/identity/organizations/{orgId}`) and their hashed assets under `/assets/identity/`.
  * Pages are rendered once at startup and served from memory; the browser scripts talk only to the
@@ -31,6 +33,8 @@ const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start d
  */
 export function pagesRouter(assets: PageAssets): Router {
   const router = new Router();
+  const landing = renderLandingPage(assets);
+  router.get('/', (exchange) => exchange.respond({ body: landing, headers: PAGE_HEADERS }));
   for (const [path, page] of Object.entries(PAGES)) {
     const html = renderPage(page, assets);
     router.get(path, (exchange) =>

@@ -6,6 +6,7 @@
  */
 export type IdentityConfigRule =
   | 'invalid_option'
+  | 'environment_variable'
   | 'public_base_url'
   | 'origin_not_exact'
   | 'origin_insecure'
@@ -51,6 +52,26 @@ export class IdentityConfigError extends Error {
     message: string,
   ) {
     super(`Invalid identity configuration: ${message}`);
+  }
+}
+
+/**
+ * An invalid identity configuration read from environment variables (`identityConfigFromEnv`):
+ * `variable` names the variable to fix (never its value).
+ *
+ * @example
+ * try { identityConfigFromEnv(process.env); } catch (error) {
+ *   if (error instanceof IdentityConfigEnvError) console.error(`fix ${error.variable}: ${error.message}`);
+ * }
+ */
+export class IdentityConfigEnvError extends IdentityConfigError {
+  constructor(
+    rule: IdentityConfigRule,
+    /** The environment variable to set or fix. */
+    readonly variable: string,
+    message: string,
+  ) {
+    super(rule, `${variable}: ${message}`);
   }
 }
 
@@ -109,7 +130,7 @@ export const IDENTITY_STARTUP_CHECK_HINTS: Readonly<Record<IdentityStartupCheck,
   rate_limiter:
     'Staging/production need a rate limiter shared by every instance (IdentityMikroOrmModule provides the PostgreSQL one); an in-process limiter is refused.',
   environment_marker:
-    'The database is not provisioned for this environment and storage namespace: run the provision command (e.g. `npm run provision`) against this database, or point DATABASE_URL at the database provisioned for this environment (the marker is never overwritten); also check that the database is reachable.',
+    "The database's environment marker is missing or names another environment or storage namespace than this configuration. For a new staging/production database, run the provision command (e.g. `npm run provision`) once with the same environment and namespace; a database provisioned for another environment stays so (the marker is never overwritten): start the app with that environment's configuration, or point DATABASE_URL at this environment's database. Also check that the database is reachable.",
   store_engine:
     'Staging/production need a PostgreSQL server: the live database connection reports embedded PGlite (or could not be asked). Point DATABASE_URL at the PostgreSQL server of this environment and check that it is reachable.',
   schema_version:

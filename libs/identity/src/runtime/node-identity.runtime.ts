@@ -9,7 +9,8 @@ import type {
 import { createNodeCryptoRandom } from './node-random.source.js';
 import { createNodeIdentityCrypto } from './node-crypto.provider.js';
 import { createNodeHttpClient } from './node-http.client.js';
-import { createEnvSecretResolver, type SecretResolver } from './secret.resolver.js';
+import type { SecretResolver } from './secret.resolver.js';
+import { createEnvAndFileSecretResolver } from './file-secret.resolver.js';
 
 /**
  * Replacements for parts of the default Node runtime.
@@ -26,13 +27,13 @@ export interface NodeIdentityRuntimeOptions {
   crypto?: IdentityCrypto;
   /** @default {@link createNodeHttpClient} */
   httpClient?: IdentityHttpClient;
-  /** @default `env:` references from `process.env` */
+  /** @default `env:` references from `process.env` and `file:` references from the file system */
   secrets?: SecretResolver;
 }
 
 /**
  * The default identity runtime on Node.js: system clock, `node:crypto` CSPRNG and primitives,
- * the `node:https` client, `env:` secret references.
+ * the `node:https` client, `env:` and `file:` secret references.
  *
  * @example
  * IdentityModule.forRoot({ config, runtime: createNodeIdentityRuntime(), store });
@@ -43,6 +44,6 @@ export function createNodeIdentityRuntime(options: NodeIdentityRuntimeOptions = 
     random: options.random ?? createNodeCryptoRandom(),
     crypto: options.crypto ?? createNodeIdentityCrypto(),
     httpClient: options.httpClient ?? createNodeHttpClient(),
-    secrets: options.secrets ?? createEnvSecretResolver(),
+    secrets: options.secrets ?? createEnvAndFileSecretResolver(),
   });
 }
