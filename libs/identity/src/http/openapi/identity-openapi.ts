@@ -20,6 +20,16 @@ export interface IdentityOpenApiOptions {
 export type OpenApiDocument = { readonly openapi: '3.1.0' } & { readonly [key: string]: unknown };
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Codes of the stages that run before the route match (identity-http §2 stages 1–5). */
+const SHARED_STAGES: readonly IdentityErrorCode[] = [
+  'request_invalid',
+  'invalid_credentials',
+  'session_expired',
+  'session_revoked',
+  'csrf_invalid',
+  'service_unavailable',
+  'internal_error',
+];
 /** Stages every identity route goes through: authority/path checks, credentials, CSRF, faults. */
 const EVERY_ROUTE: readonly IdentityErrorCode[] = [
   'request_invalid',
@@ -79,6 +89,11 @@ export function buildOpenApiDocument(
       headers: headers(requestIdHeader),
       responses: {
         ...errorResponses(requestIdHeader),
+        SharedStageError: {
+          ...errorResponse(SHARED_STAGES, commonHeaders(requestIdHeader)),
+          description:
+            'Answered on any identity path (a known one with another method included) by the stages before the route match: authority and path checks, credential resolution, CSRF (identity-http §2).',
+        },
         MethodNotAllowed: {
           description:
             'Another method on a known identity path: the router answers 405 `method_not_allowed` with `Allow`.',
