@@ -32,6 +32,11 @@ describe('GET /identity/v1/openapi.json', () => {
     expect(await new Validator().validate(response.body as Record<string, unknown>)).toEqual({ valid: true });
   });
 
+  it('describes what an unknown identity path answers (the host’s miss on an identity-owned path)', async () => {
+    const response = await request(identity.app.getHttpServer()).get('/identity/v1/no-such-route').expect(404);
+    expect(response.headers['x-request-id']).toMatch(/^req_/);
+  });
+
   it('answers HEAD like GET, without a body', async () => {
     const response = await request(identity.app.getHttpServer()).head('/identity/v1/openapi.json').expect(200);
     expect(response.headers['cache-control']).toBe('no-store');

@@ -141,9 +141,9 @@ function isHostPage(method: string, path: string, response: ReceivedResponse): b
  * Checks a response to `method path` against docs/openapi.json: the operation must exist and
  * document the status, its required headers must be present and valid, the content type must be
  * identity JSON and the body must match the schema. A GET operation also describes HEAD (no body).
- * Another method on a documented path must be the documented 405; a path the document does not know
- * must answer the identity error envelope (a shared stage refused it: stage 1–5 errors run before the
- * route match) — unless it is a host page ({@link isHostPage}).
+ * Another method on a documented path must be the documented 405 or a shared-stage error (stages 1–5
+ * run before the route match); a path the document does not know must be a shared-stage error or the
+ * documented `UnknownPath` 404 (the host's miss) — unless it is a host page ({@link isHostPage}).
  */
 export function checkIdentityResponse(method: string, path: string, response: ReceivedResponse): CheckOutcome {
   const upper = method.toUpperCase();
@@ -151,7 +151,12 @@ export function checkIdentityResponse(method: string, path: string, response: Re
   const where = `${upper} ${path} → ${response.status}`;
   if (template === undefined) {
     if (isHostPage(upper, path, response)) return { scope: 'excluded', problems: [] };
-    return { scope: 'unmatched', problems: checkShared(response, upper === 'HEAD', `${where} (no documented path)`) };
+    const head = upper === 'HEAD';
+    const unknown = document.components.responses.UnknownPath as Json;
+    if (response.status === 404 && checkAgainst(unknown, response, head, where).length === 0) {
+      return { scope: 'unmatched', problems: [] };
+    }
+    return { scope: 'unmatched', problems: checkShared(response, head, `${where} (no documented path)`) };
   }
   const item = document.paths[template] as Json;
   const operation = (item[upper === 'HEAD' ? 'get' : upper.toLowerCase()] ?? undefined) as Json | undefined;

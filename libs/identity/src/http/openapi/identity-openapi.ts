@@ -94,6 +94,24 @@ export function buildOpenApiDocument(
           description:
             'Answered on any identity path (a known one with another method included) by the stages before the route match: authority and path checks, credential resolution, CSRF (identity-http §2).',
         },
+        UnknownPath: {
+          description:
+            'A path under `/identity/` that no identity route declares is not the identity router’s: it falls through to the host (identity-http §2 stage 6), whose miss is Nest’s standard 404 JSON. Only the request id header is guaranteed.',
+          headers: { [requestIdHeader]: { $ref: '#/components/headers/RequestId' } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['statusCode', 'message'],
+                properties: {
+                  statusCode: { const: 404 },
+                  message: { type: 'string' },
+                  error: { const: 'Not Found' },
+                },
+              },
+            },
+          },
+        },
         MethodNotAllowed: {
           description:
             'Another method on a known identity path: the router answers 405 `method_not_allowed` with `Allow`.',
