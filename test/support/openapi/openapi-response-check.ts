@@ -104,13 +104,18 @@ function checkAgainst(answer: Json, response: ReceivedResponse, head: boolean, w
   if (type === undefined || !JSON_TYPE.test(type)) problems.push(`${where}: content-type ${type ?? '(none)'}`);
   const validate = schemaValidator(media['schema']);
   if (!validate(response.body)) {
-    problems.push(`${where}: body ${ajv.errorsText(validate.errors, { separator: '; ' })}: ${truncate(response.text)}`);
+    problems.push(`${where}: body ${ajv.errorsText(validate.errors, { separator: '; ' })}: ${shown(response)}`);
   }
   return problems;
 }
 
-function truncate(text: string | undefined): string {
-  if (text === undefined) return '';
+/**
+ * The body of an error answer, to show in a failure (a success body may carry tokens or recovery
+ * codes shown once, so only its schema errors are shown).
+ */
+function shown(response: ReceivedResponse): string {
+  const text = response.text;
+  if (response.status < 400 || text === undefined) return '(body not shown)';
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
@@ -185,7 +190,7 @@ export function checkIdentityResponse(method: string, path: string, response: Re
     return {
       scope: 'operation',
       problems: [
-        `${where}: status ${response.status} is not documented for ${upper} ${template} (${documented}): ${truncate(response.text)}`,
+        `${where}: status ${response.status} is not documented for ${upper} ${template} (${documented}): ${shown(response)}`,
       ],
     };
   }
