@@ -17,5 +17,6 @@ export default {
   testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['reflect-metadata'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/openapi/openapi-response-validation.setup.ts'],
   testTimeout: 30000,
 };

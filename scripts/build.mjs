@@ -3,8 +3,8 @@
 // dist/apps (importing the packages by name, like any consumer), its static assets, and the demo
 // pages' browser bundles (esbuild).
 //
-//   node scripts/build.mjs               everything (what `npm run build` runs)
-//   node scripts/build.mjs --no-types    skip declarations (what `npm start` runs: faster)
+//   node scripts/build.mjs               everything, then docs/openapi.json (what `npm run build` runs)
+//   node scripts/build.mjs --no-types    skip declarations and docs (what `npm start` runs: faster)
 //   node scripts/build.mjs --packages    the packages only, with declarations
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,8 @@ for (const dir of packageBuildOrder()) buildPackage(dir);
 if (!packagesOnly) {
   buildApps();
   if (existsSync(PAGES_CLIENT)) await bundlePages();
+  // The OpenAPI document of the identity routes, generated from the built route tables.
+  if (withTypes) execFileSync(process.execPath, [join(ROOT, 'scripts', 'write-openapi.mjs')], { stdio: 'inherit' });
 }
 
 /**

@@ -8,11 +8,12 @@ import { HealthController } from './health/health.controller.js';
 import { MetricsController, metricsKeyProvider, metricsRouter } from './metrics/metrics.js';
 import { demoEntities, demoMigrations } from './database.js';
 import { TodosModule } from './todos/todos.module.js';
-import { IdentityModule } from '@tessera/identity';
+import { IdentityModule, resolveIdentityConfig } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 import { AccountController } from './account/account.controller.js';
 import { demoIdentity, deployedFromEnv } from './identity/demo-identity.config.js';
 import { PagesModule } from './pages/pages.module.js';
+import { apiDocsRouter } from './pages/api-docs.router.js';
 import { packagePublishers, packagesOrganization, PackagesModule } from './packages/packages.module.js';
 
 /** Where the demo keeps its data and which server it talks to. */
@@ -84,6 +85,11 @@ export class AppModule {
         TodosModule,
         PackagesModule,
         PagesModule,
+        // The API reference exists exactly when the identity document is served (option `openApi`).
+        RouterModule.forFeature({
+          name: 'ApiDocs',
+          routers: [{ useValue: apiDocsRouter({ enabled: resolveIdentityConfig(identity.config).openApi }) }],
+        }),
       ],
       controllers: [HealthController, MetricsController, AccountController],
     };

@@ -165,6 +165,11 @@ export type {
 } from './context/capability-resolver.js';
 export { respondIdentityError } from './http/identity-response.js';
 export {
+  identityOpenApiDocument,
+  type IdentityOpenApiOptions,
+  type OpenApiDocument,
+} from './http/openapi/identity-openapi.js';
+export {
   getIdentityContext,
   getRequestId,
   getRequestTime,

@@ -12,7 +12,7 @@ import type {
   ResolvedIdentityConfig,
   SessionCookieConfig,
 } from './identity.config.js';
-import { fail, kindOf } from './identity-config.rules.js';
+import { fail, isHardened, kindOf } from './identity-config.rules.js';
 import { copyArray, deepFreeze, mergeWithArrays, readSection } from './identity-config.shape.js';
 
 const DAY = 86_400;
@@ -166,6 +166,7 @@ const TOP_LEVEL_KEYS = [
   'rateLimits',
   'requestIdHeader',
   'store',
+  'openApi',
 ] as const;
 const SECRET_KEYS = [
   'sessionPepper',
@@ -262,5 +263,6 @@ export function resolveIdentityConfig(input: IdentityConfig): ResolvedIdentityCo
     rateLimits: ratePolicies,
     requestIdHeader: root['requestIdHeader'] ?? DEFAULT_REQUEST_ID_HEADER,
     store: { ...IDENTITY_CONFIG_DEFAULTS.store, ...readSection(root['store'], 'store', ['kind'], false) },
+    openApi: root['openApi'] ?? !isHardened(environment),
   }) as unknown as ResolvedIdentityConfig;
 }

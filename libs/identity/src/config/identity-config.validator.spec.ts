@@ -122,3 +122,15 @@ describe('validateIdentityConfig: store and headers', () => {
     expectRule(dev({ requestIdHeader: '' }), 'request_id_header', 'requestIdHeader');
   });
 });
+
+describe('validateIdentityConfig: openApi', () => {
+  it('serves the OpenAPI document by default in development, not in production unless asked for', () => {
+    expect(createIdentityConfig(dev()).openApi).toBe(true);
+    expect(createIdentityConfig(prod()).openApi).toBe(false);
+    expect(createIdentityConfig(prod({ openApi: true })).openApi).toBe(true);
+  });
+
+  it('refuses an openApi that is not a boolean', () => {
+    expectRule(dev({ openApi: 'yes' as unknown as boolean }), 'invalid_option', 'openApi must be a boolean');
+  });
+});

@@ -37,6 +37,7 @@ export function validateIdentityConfig(config: ResolvedIdentityConfig): Resolved
   validateAudit(config);
   validateMaintenance(config);
   validateStoreAndHeaders(config);
+  if (typeof config.openApi !== 'boolean') fail('invalid_option', 'openApi must be a boolean');
   return config;
 }
 

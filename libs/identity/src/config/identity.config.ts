@@ -220,6 +220,11 @@ export interface IdentityConfig {
   requestIdHeader?: string;
   /** What backs the store; PGlite is refused in staging/production. @default { kind: 'pglite' } */
   store?: { kind: 'postgresql' | 'pglite' };
+  /**
+   * Serve the API's OpenAPI 3.1 document at `GET /identity/v1/openapi.json` (404 when off).
+   * @default `true` in development and test, `false` in staging and production
+   */
+  openApi?: boolean;
 }
 
 /**
@@ -247,4 +252,5 @@ export interface ResolvedIdentityConfig {
   readonly rateLimits: Readonly<Record<RateLimitPolicyName, RateLimitPolicyConfig | false>>;
   readonly requestIdHeader: string;
   readonly store: { readonly kind: 'postgresql' | 'pglite' };
+  readonly openApi: boolean;
 }

@@ -1,3 +1,4 @@
+import type { RouteDoc } from './routes/route-doc.js';
 import { describe, it, expect } from '@jest/globals';
 import { answersCookieFailures } from './identity.router.js';
 import { anonymousRouteMatchers, route, type IdentityRouteTable } from './routes/route-table.js';
@@ -41,15 +42,22 @@ describe('anonymous identity routes derived from the route tables', () => {
   });
 
   it('matches parameterised anonymous rows segment by segment (a future family declares them the same way)', () => {
+    const doc: RouteDoc = {
+      tag: 'client',
+      summary: 'A test row',
+      responses: { 200: { description: 'ok', body: {} } },
+      errors: [],
+    };
     const table: IdentityRouteTable = [
       route({
         method: 'POST',
         path: '/identity/v1/device/:grantId/cancel',
         callers: { anonymous: true },
+        doc,
         handle: noop,
       }),
-      route({ method: 'GET', path: '/identity/v1/scim/v2.0/Users', callers: { anonymous: true }, handle: noop }),
-      route({ method: 'GET', path: '/identity/v1/private', callers: { user: true }, handle: noop }),
+      route({ method: 'GET', path: '/identity/v1/scim/v2.0/Users', callers: { anonymous: true }, doc, handle: noop }),
+      route({ method: 'GET', path: '/identity/v1/private', callers: { user: true }, doc, handle: noop }),
     ];
     const matchers = anonymousRouteMatchers([table]);
     const admitted = (key: string) => matchers.some((matcher) => matcher.test(key));

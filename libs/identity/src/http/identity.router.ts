@@ -3,6 +3,7 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { AUDIT_EVENT_ROUTES } from './routes/audit-events.routes.js';
 import { CLIENT_CONFIG_ROUTES } from './routes/client-config.routes.js';
 import { INVITATION_ROUTES } from './routes/invitation.routes.js';
+import { OPENAPI_ROUTES } from './routes/openapi.routes.js';
 import { ORGANIZATION_ROUTES } from './routes/organization.routes.js';
 import { PASSKEY_ROUTES } from './routes/passkey.routes.js';
 import { RECOVERY_ROUTES } from './routes/recovery.routes.js';
@@ -14,7 +15,7 @@ import { SESSION_ROUTES } from './routes/session.routes.js';
  * Every identity route family's table (identity-http §4.1). A new family (device, federation,
  * SCIM) adds its table here; its anonymous routes then count in {@link answersCookieFailures}.
  */
-const ROUTE_TABLES: readonly IdentityRouteTable[] = [
+export const ROUTE_TABLES: readonly IdentityRouteTable[] = [
   SESSION_ROUTES,
   PASSKEY_ROUTES,
   RECOVERY_ROUTES,
@@ -23,6 +24,7 @@ const ROUTE_TABLES: readonly IdentityRouteTable[] = [
   CLIENT_CONFIG_ROUTES,
   SERVICE_IDENTITY_ROUTES,
   AUDIT_EVENT_ROUTES,
+  OPENAPI_ROUTES,
 ];
 
 /**

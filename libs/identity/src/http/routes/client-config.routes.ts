@@ -1,5 +1,6 @@
 import { respondIdentityJson } from '../identity-response.js';
 import { route, type IdentityRouteTable } from './route-table.js';
+import { ref } from './route-doc.js';
 
 const BASE = '/identity/v1';
 
@@ -13,6 +14,12 @@ export const CLIENT_CONFIG_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: `${BASE}/client-config`,
     callers: { anonymous: true, user: true },
+    doc: {
+      tag: 'client',
+      summary: 'Browser-safe client configuration',
+      responses: { 200: { description: 'Routes, CSRF names and features for the browser', body: ref('ClientConfig') } },
+      errors: [],
+    },
     handle: async ({ exchange, kernel }) => {
       const config = kernel.config;
       const bootstrap =

@@ -2,6 +2,7 @@ import { invitationView, membershipView } from '../identity-views.js';
 import { grantSession } from './session-grant.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { fields, route, type IdentityRouteTable } from './route-table.js';
+import { arrayOf, ref, SETS_SESSION_COOKIE } from './route-doc.js';
 
 const INVITATIONS = '/identity/v1/organizations/:orgId/invitations';
 const CREATE_BODY = fields({ email: { kind: 'email' }, role: { kind: 'text', min: 1, max: 32 } });
@@ -21,6 +22,13 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: INVITATIONS,
     callers: { user: true },
+    doc: {
+      tag: 'invitations',
+      summary: 'An organization’s invitations',
+      description: 'Needs `membership.read` there.',
+      responses: { 200: { description: 'The invitations', body: arrayOf(ref('Invitation')) } },
+      errors: ['not_found'],
+    },
     handle: async (call) => {
       const listed = await call.services.invitations.list(call.caller().context, call.uuid('orgId'));
       respondIdentityJson(
@@ -35,6 +43,14 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
     path: INVITATIONS,
     callers: { user: true },
     body: CREATE_BODY,
+    doc: {
+      tag: 'invitations',
+      summary: 'Invite someone to an organization',
+      description:
+        'Needs `membership.invite`; an owner invitation only by an owner with a recent passkey verification. 409 when a pending invitation exists for that email.',
+      responses: { 201: { description: 'The invitation and its token (shown once)', body: ref('InvitationCreated') } },
+      errors: ['not_found', 'step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const organizationId = call.uuid('orgId');
@@ -47,6 +63,12 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
     method: 'DELETE',
     path: `${INVITATIONS}/:invitationId`,
     callers: { user: true },
+    doc: {
+      tag: 'invitations',
+      summary: 'Revoke a pending invitation',
+      responses: { 200: { description: 'The invitation (state `revoked`)', body: ref('Invitation') } },
+      errors: ['not_found', 'step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const organizationId = call.uuid('orgId');
@@ -60,6 +82,14 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
     path: '/identity/v1/invitations/accept',
     callers: { user: true },
     body: TOKEN_BODY,
+    doc: {
+      tag: 'invitations',
+      summary: 'Accept an invitation with the signed-in account',
+      description:
+        'The account’s primary email must equal the invitation’s; any token, expiry or email problem is 401.',
+      responses: { 200: { description: 'The new membership', body: ref('Membership') } },
+      errors: ['conflict', 'not_found'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const { token } = await call.body();
@@ -72,6 +102,15 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
     callers: { anonymous: true },
     rateLimit: { policy: 'invitation_enroll', key: 'peer' },
     body: ENROLL_BODY,
+    doc: {
+      tag: 'invitations',
+      summary: 'Create an account with an invitation',
+      description: 'Answers a 15-minute restricted session: register a passkey next.',
+      responses: {
+        201: { description: 'Enrolled', body: ref('EnrollmentCreated'), cookies: [SETS_SESSION_COOKIE] },
+      },
+      errors: ['conflict'],
+    },
     handle: async (call) => {
       const { token, displayName } = await call.body();
       const enrolled = await call.services.invitations.enroll(call, token, displayName);

@@ -3,6 +3,7 @@ import type { OrganizationRecord, OrganizationRole } from '../../store/identity-
 import { respondIdentityJson } from '../identity-response.js';
 import { membershipView, organizationView } from '../identity-views.js';
 import { fields, route, type IdentityRouteTable } from './route-table.js';
+import { arrayOf, ref, SETS_SESSION_COOKIE } from './route-doc.js';
 import { grantSession } from './session-grant.js';
 
 const ORGANIZATIONS = '/identity/v1/organizations';
@@ -34,6 +35,17 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: ORGANIZATIONS,
     callers: { user: true },
+    doc: {
+      tag: 'organizations',
+      summary: 'The caller’s organizations',
+      responses: {
+        200: {
+          description: 'Each organization with the caller’s role, sorted by id',
+          body: arrayOf(ref('OrganizationSummary')),
+        },
+      },
+      errors: [],
+    },
     handle: async (call) => {
       const entries = await call.services.organizations.list(call.caller().context);
       respondIdentityJson(
@@ -48,6 +60,13 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     path: ORGANIZATIONS,
     callers: { user: true },
     body: CREATE_BODY,
+    doc: {
+      tag: 'organizations',
+      summary: 'Create an organization',
+      description: 'Needs a recent passkey verification; the creator becomes its owner.',
+      responses: { 201: { description: 'The organization', body: ref('Organization') } },
+      errors: ['step_up_required', 'conflict', 'not_found'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const { name, slug } = await call.body();
@@ -62,6 +81,12 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: ORGANIZATION,
     callers: { user: true },
+    doc: {
+      tag: 'organizations',
+      summary: 'One of the caller’s organizations',
+      responses: { 200: { description: 'The organization with the caller’s role', body: ref('OrganizationSummary') } },
+      errors: ['not_found'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const { organization, role } = call.services.organizations.read(caller.context, call.uuid('orgId'));
@@ -73,6 +98,13 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     path: ORGANIZATION,
     callers: { user: true },
     body: RENAME_BODY,
+    doc: {
+      tag: 'organizations',
+      summary: 'Rename an organization',
+      description: 'Needs `organization.update` there.',
+      responses: { 200: { description: 'The organization', body: ref('Organization') } },
+      errors: ['not_found', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const organizationId = call.uuid('orgId');
@@ -85,6 +117,13 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     method: 'DELETE',
     path: ORGANIZATION,
     callers: { user: true },
+    doc: {
+      tag: 'organizations',
+      summary: 'Delete an organization (soft)',
+      description: 'Needs `organization.delete` there, then a recent passkey verification.',
+      responses: { 200: { description: 'The organization (state `deleted`)', body: ref('Organization') } },
+      errors: ['not_found', 'step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const deleted = await call.services.organizations.delete(caller, call.uuid('orgId'));
@@ -95,6 +134,13 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: `${ORGANIZATION}/memberships`,
     callers: { user: true },
+    doc: {
+      tag: 'organizations',
+      summary: 'An organization’s memberships',
+      description: 'Needs `membership.read` there.',
+      responses: { 200: { description: 'The memberships', body: arrayOf(ref('Membership')) } },
+      errors: ['not_found'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const memberships = await call.services.organizations.memberships.list(caller.context, call.uuid('orgId'));
@@ -106,6 +152,14 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     path: MEMBERSHIP,
     callers: { user: true },
     body: ROLE_BODY,
+    doc: {
+      tag: 'organizations',
+      summary: 'Change a member’s role',
+      description:
+        'Needs `membership.update`; making or unmaking an owner only by an owner, with a recent passkey verification. A no-op answers the current membership.',
+      responses: { 200: { description: 'The membership', body: ref('Membership') } },
+      errors: ['not_found', 'step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const organizationId = call.uuid('orgId');
@@ -124,6 +178,13 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     method: 'DELETE',
     path: MEMBERSHIP,
     callers: { user: true },
+    doc: {
+      tag: 'organizations',
+      summary: 'Remove a membership',
+      description: 'Needs `membership.remove` and a recent passkey verification; an owner only by an owner.',
+      responses: { 200: { description: 'The membership (state `removed`)', body: ref('Membership') } },
+      errors: ['not_found', 'step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const organizationId = call.uuid('orgId');
@@ -139,6 +200,16 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     available: bootstrapAvailable,
     rateLimit: { policy: 'bootstrap', key: 'peer' },
     body: BOOTSTRAP_BODY,
+    doc: {
+      tag: 'organizations',
+      summary: 'Bootstrap the first owner and organization',
+      description:
+        'Only while the bootstrap lifecycle is `pending` with a secret configured and the store is empty (404 otherwise). Answers a restricted session: register a passkey next.',
+      responses: {
+        201: { description: 'Bootstrapped', body: ref('BootstrapCreated'), cookies: [SETS_SESSION_COOKIE] },
+      },
+      errors: ['conflict'],
+    },
     handle: async (call) => {
       const done = await call.services.organizations.bootstrap.run(call, await call.body());
       const granted = grantSession(call.kernel, call.exchange, done.issued, done.session);

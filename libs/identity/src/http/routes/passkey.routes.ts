@@ -3,12 +3,37 @@ import { clearedSessionCookie } from '../../sessions/session-cookie.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { passkeyView } from '../identity-views.js';
 import { fields, route, type IdentityRouteTable, type RouteCall } from './route-table.js';
+import { uuidV7 } from '../openapi/openapi-fields.js';
+import {
+  arrayOf,
+  CLEARS_CEREMONY_COOKIE,
+  CLEARS_SESSION_COOKIE,
+  ref,
+  SETS_CEREMONY_COOKIE,
+  SETS_SESSION_COOKIE,
+  type JsonSchema,
+} from './route-doc.js';
 import { respondSessionCreated } from './session-grant.js';
 
 const PASSKEYS = '/identity/v1/passkeys';
 const RENAME_BODY = fields({ name: { kind: 'text', min: 1, max: 200 } });
 /** The finish bodies are decoded by the ceremony itself (a bad body still ends the ceremony). */
 const strictJson = (json: unknown): unknown => json;
+const TEXT_200: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
+const closed = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+/** The body of the assertion finishes (routes 5, 7), decoded by the ceremony (identity-http §4.1). */
+const ASSERTION_BODY = closed(['ceremonyId', 'credential'], {
+  ceremonyId: uuidV7(),
+  credential: ref('AuthenticationCredential'),
+  deviceLabel: TEXT_200,
+  devicePlatform: TEXT_200,
+});
+const FINISH_COOKIES = [CLEARS_CEREMONY_COOKIE, SETS_SESSION_COOKIE];
 
 /**
  * ANON routes 4–5 admit anonymous and full-session callers (a valid session of the same user is
@@ -34,6 +59,16 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     method: 'POST',
     path: `${PASSKEYS}/registration/start`,
     callers: { user: true, restricted: true },
+    doc: {
+      tag: 'passkeys',
+      summary: 'Start a passkey registration',
+      description:
+        'A restricted session (bootstrap, invitation, recovery) enrols its first passkey; a full session needs a recent passkey (step-up) or, for a federated session, FED1 (identity-http §4.3). No request body.',
+      responses: {
+        200: { description: 'WebAuthn creation options', body: ref('CeremonyStart'), cookies: [SETS_CEREMONY_COOKIE] },
+      },
+      errors: ['step_up_required', 'registration_not_allowed', 'not_found'],
+    },
     handle: async (call) => {
       const started = await call.services.passkeys.startRegistration(call.caller());
       respondIdentityJson(call.exchange, 200, started);
@@ -45,6 +80,25 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     callers: { user: true, restricted: true },
     before: [CLEARS_CEREMONY],
     body: strictJson,
+    doc: {
+      tag: 'passkeys',
+      summary: 'Finish a passkey registration',
+      description:
+        'A restricted session’s finish completes its enrollment: it gets ten replacement recovery codes once, and that session (and every other) is revoked and its cookie cleared.',
+      requestBody: closed(['ceremonyId', 'credentialName', 'credential'], {
+        ceremonyId: uuidV7(),
+        credentialName: TEXT_200,
+        credential: ref('RegistrationCredential'),
+      }),
+      responses: {
+        200: {
+          description: 'The new passkey',
+          body: ref('PasskeyRegistered'),
+          cookies: [CLEARS_CEREMONY_COOKIE, { ...CLEARS_SESSION_COOKIE, always: false }],
+        },
+      },
+      errors: ['challenge_invalid', 'step_up_required', 'registration_not_allowed', 'not_found', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const finished = await call.services.passkeys.finishRegistration(caller, await call.body());
@@ -61,6 +115,15 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     method: 'POST',
     path: `${PASSKEYS}/authentication/start`,
     callers: SIGN_IN_CALLERS,
+    doc: {
+      tag: 'passkeys',
+      summary: 'Start a username-free passkey sign-in',
+      description: 'No request body.',
+      responses: {
+        200: { description: 'WebAuthn request options', body: ref('CeremonyStart'), cookies: [SETS_CEREMONY_COOKIE] },
+      },
+      errors: [],
+    },
     rateLimit: { policy: 'passkey_auth_start', key: 'peer' },
     handle: async (call) => respondIdentityJson(call.exchange, 200, await call.services.passkeys.startSignIn(call)),
   }),
@@ -71,12 +134,29 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     rateLimit: { policy: 'passkey_auth_finish', key: 'peer' },
     before: [CLEARS_CEREMONY],
     body: strictJson,
+    doc: {
+      tag: 'passkeys',
+      summary: 'Finish a passkey sign-in',
+      description: 'A valid session of the same user is rotated into the new one.',
+      requestBody: ASSERTION_BODY,
+      responses: { 200: { description: 'Signed in', body: ref('SessionCreated'), cookies: FINISH_COOKIES } },
+      errors: ['challenge_invalid', 'conflict'],
+    },
     handle: finishAssertion('sign_in'),
   }),
   route({
     method: 'POST',
     path: `${PASSKEYS}/step-up/start`,
     callers: { user: true },
+    doc: {
+      tag: 'passkeys',
+      summary: 'Start a step-up (re-verify with one of the caller’s passkeys)',
+      description: 'No request body. 401 `invalid_credentials` when the user has no active passkey.',
+      responses: {
+        200: { description: 'WebAuthn request options', body: ref('CeremonyStart'), cookies: [SETS_CEREMONY_COOKIE] },
+      },
+      errors: [],
+    },
     handle: async (call) =>
       respondIdentityJson(call.exchange, 200, await call.services.passkeys.startStepUp(call.caller())),
   }),
@@ -86,12 +166,26 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     callers: { user: true },
     before: [CLEARS_CEREMONY],
     body: strictJson,
+    doc: {
+      tag: 'passkeys',
+      summary: 'Finish a step-up',
+      description: 'The current session is rotated into one with assurance `step_up`.',
+      requestBody: ASSERTION_BODY,
+      responses: { 200: { description: 'Stepped up', body: ref('SessionCreated'), cookies: FINISH_COOKIES } },
+      errors: ['challenge_invalid', 'conflict'],
+    },
     handle: finishAssertion('step_up'),
   }),
   route({
     method: 'GET',
     path: PASSKEYS,
     callers: { user: true },
+    doc: {
+      tag: 'passkeys',
+      summary: 'The caller’s passkeys',
+      responses: { 200: { description: 'The passkeys, oldest first', body: arrayOf(ref('Passkey')) } },
+      errors: [],
+    },
     handle: async (call) => {
       const credentials = await call.services.passkeys.list(call.caller().context);
       respondIdentityJson(call.exchange, 200, credentials.map(passkeyView));
@@ -102,6 +196,12 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     path: `${PASSKEYS}/:credentialId`,
     callers: { user: true },
     body: RENAME_BODY,
+    doc: {
+      tag: 'passkeys',
+      summary: 'Rename one of the caller’s passkeys',
+      responses: { 200: { description: 'The renamed passkey', body: ref('Passkey') } },
+      errors: ['not_found', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const credentialId = call.uuid('credentialId');
@@ -117,6 +217,13 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     method: 'DELETE',
     path: `${PASSKEYS}/:credentialId`,
     callers: { user: true },
+    doc: {
+      tag: 'passkeys',
+      summary: 'Revoke one of the caller’s passkeys',
+      description: 'Needs a recent passkey verification (step-up).',
+      responses: { 200: { description: 'The passkey (state `revoked`)', body: ref('Passkey') } },
+      errors: ['not_found', 'step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const credentialId = call.uuid('credentialId');
       respondIdentityJson(

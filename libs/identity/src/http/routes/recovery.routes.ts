@@ -2,6 +2,7 @@ import { respondIdentityJson } from '../identity-response.js';
 import { ticketView } from '../identity-views.js';
 import { decodeBody } from '../request-fields.js';
 import { fields, route, type IdentityRouteTable } from './route-table.js';
+import { ref, SETS_SESSION_COOKIE } from './route-doc.js';
 import { respondSessionCreated } from './session-grant.js';
 
 const LABELS = {
@@ -38,6 +39,19 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     path: '/identity/v1/recovery/codes/replace',
     callers: { user: true },
     body: expectedGeneration,
+    doc: {
+      tag: 'recovery',
+      summary: 'Replace the caller’s recovery codes',
+      description:
+        'Needs a recent passkey verification. `expectedGeneration` makes the replacement conditional on the current generation (409 otherwise).',
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { expectedGeneration: { type: 'integer', minimum: 0 } },
+      },
+      responses: { 200: { description: 'Ten new codes, shown once', body: ref('RecoveryCodes') } },
+      errors: ['step_up_required', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const body = await call.body();
@@ -51,6 +65,15 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     callers: ANYONE,
     rateLimit: { policy: 'recovery_code', key: 'peer' },
     body: USE_BODY,
+    doc: {
+      tag: 'recovery',
+      summary: 'Sign in with a recovery code',
+      description: 'Answers a 15-minute restricted session (assurance `recovery`): register a new passkey next.',
+      responses: {
+        200: { description: 'Signed in (restricted)', body: ref('SessionCreated'), cookies: [SETS_SESSION_COOKIE] },
+      },
+      errors: [],
+    },
     handle: async (call) => {
       const { code, ...labels } = await call.body();
       const { issued, session } = await call.services.recovery.useCode(call, code, labels);
@@ -63,6 +86,14 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     callers: { user: true },
     available: adminRecoveryConfigured,
     body: ISSUE_BODY,
+    doc: {
+      tag: 'recovery',
+      summary: 'Issue an administrative recovery ticket for a user',
+      description:
+        'Needs a recent passkey verification and the platform authorizer’s consent; the ticket token goes only to the notification sink.',
+      responses: { 201: { description: 'The ticket', body: ref('Ticket') } },
+      errors: ['step_up_required', 'not_found', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const { userId } = await call.body();
@@ -75,6 +106,12 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     path: `${TICKETS}/:ticketId`,
     callers: { user: true },
     available: adminRecoveryConfigured,
+    doc: {
+      tag: 'recovery',
+      summary: 'Cancel an administrative recovery ticket',
+      responses: { 200: { description: 'The ticket (state `failed`)', body: ref('Ticket') } },
+      errors: ['step_up_required', 'not_found', 'conflict'],
+    },
     handle: async (call) => {
       const caller = call.caller();
       const ticket = await call.services.recovery.tickets.cancel(caller, call.uuid('ticketId'));
@@ -88,6 +125,15 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     available: adminRecoveryConfigured,
     rateLimit: { policy: 'admin_ticket_redeem', key: 'peer' },
     body: REDEEM_BODY,
+    doc: {
+      tag: 'recovery',
+      summary: 'Redeem an administrative recovery ticket',
+      description: 'Answers a 15-minute restricted session (assurance `recovery`): register a new passkey next.',
+      responses: {
+        200: { description: 'Signed in (restricted)', body: ref('SessionCreated'), cookies: [SETS_SESSION_COOKIE] },
+      },
+      errors: [],
+    },
     handle: async (call) => {
       const { token, ...labels } = await call.body();
       const { issued, session } = await call.services.recovery.tickets.redeem(call, token, labels);

@@ -8,6 +8,7 @@ import { getIdentityContext } from '../identity-exchange.js';
 import { decodeBody, isUuidV7, type BodySchema, type DecodedBody } from '../request-fields.js';
 import { callerGate, rateLimited, readIdentityJson, requestTime, type CallerClasses } from '../route-kit.js';
 import { identityServices, type IdentityServices } from './identity-services.js';
+import type { CustomBodyRouteDoc, RouteDoc } from './route-doc.js';
 
 /** HTTP methods an identity route may declare (a GET route also answers HEAD; PUT is for SCIM). */
 export type IdentityRouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -27,9 +28,16 @@ export type BodyDecoder<B> = (json: unknown, kernel: IdentityKernel) => B | unde
  * @example
  * body: fields({ name: { kind: 'text', min: 1, max: 200 } })
  */
-export function fields<S extends BodySchema>(schema: S): BodyDecoder<DecodedBody<S>> {
-  return (json) => decodeBody(json, schema);
+export function fields<S extends BodySchema>(schema: S): FieldsDecoder<DecodedBody<S>> {
+  const decoder = (json: unknown) => decodeBody(json, schema);
+  return Object.assign(decoder, { fieldRules: schema });
 }
+
+/**
+ * A {@link BodyDecoder} made by {@link fields}: it carries its field rules, from which the
+ * OpenAPI document derives the request body schema (one source of truth).
+ */
+export type FieldsDecoder<B> = BodyDecoder<B> & { readonly fieldRules: BodySchema };
 
 /** What a handler receives: the request, the services, and lazy input readers. */
 export interface RouteCall<B> {
@@ -78,19 +86,59 @@ export interface RouteCall<B> {
  *   },
  * });
  */
-export interface IdentityRoute<B = unknown> {
+interface IdentityRouteStages<B> {
   readonly method: IdentityRouteMethod;
   readonly path: string;
   /** Caller classes admitted (identity-http §3); `anonymous` also makes cookie failures count as absent. */
   readonly callers: CallerClasses;
   /** Stage 8: the limiter policy and whose bucket a request counts in. */
   readonly rateLimit?: { readonly policy: RateLimitPolicyName; readonly key: 'peer' | 'user' };
-  readonly body?: BodyDecoder<B>;
   /** The route exists only when this holds for the kernel (else 404 before anything else). */
   readonly available?: (kernel: IdentityKernel) => boolean;
   readonly before?: readonly Middleware[];
   handle(call: RouteCall<B>): Promise<void>;
 }
+
+/**
+ * The body and documentation of a row: no body, a {@link fields} decoder (whose rules give the
+ * documented schema), or a custom decoder with its schema declared in `doc.requestBody`. The
+ * OpenAPI document is generated from these rows, so `doc` is required.
+ */
+type IdentityRouteBody<B> =
+  | { readonly body?: undefined; readonly doc: RouteDoc }
+  | { readonly body: FieldsDecoder<B>; readonly doc: RouteDoc }
+  | { readonly body: BodyDecoder<B>; readonly doc: CustomBodyRouteDoc };
+
+/**
+ * One identity route as data. Stages run in this order: `available` (404 when `false`), `before`
+ * (middleware that must act whatever the outcome, e.g. clearing the ceremony cookie), the caller
+ * gate of `callers` (stage 7, 401), the limiter of `rateLimit` (stage 8, 429/503), then `handle`.
+ * `doc` describes the route for the OpenAPI document (`identityOpenApiDocument`).
+ *
+ * How a family is written (sessions, passkeys, recovery, organizations, invitations, service
+ * identities today; device, federation and SCIM next): one `<family>.routes.ts` exporting one
+ * {@link IdentityRouteTable}, added to `ROUTE_TABLES` in `identity.router.ts` (which also derives
+ * the anonymous-route set from `callers.anonymous`); one service per domain under
+ * `src/<domain>/`, added to `IdentityServices`, holding the orchestration (store commands, audit,
+ * tenancy and step-up checks via `IdentitySessions`). A handler only parses input (`call.uuid`,
+ * `call.body`), calls the service with `call.caller()` (or `call` for an anonymous caller) and
+ * renders the answer (status, views, cookies).
+ *
+ * @example
+ * route({
+ *   method: 'POST',
+ *   path: '/identity/v1/device/deny',
+ *   callers: { user: true },
+ *   rateLimit: { policy: 'device_user_code', key: 'user' },
+ *   body: DENY_BODY,
+ *   doc: { tag: 'device', summary: 'Deny a device grant', responses: { 200: OK }, errors: ['not_found'] },
+ *   handle: async (call) => {
+ *     const { userCode } = await call.body();
+ *     respondIdentityJson(call.exchange, 200, grantView(await call.services.device.deny(call.caller(), userCode)));
+ *   },
+ * });
+ */
+export type IdentityRoute<B = unknown> = IdentityRouteStages<B> & IdentityRouteBody<B>;
 
 /** One route family's table. */
 export type IdentityRouteTable = readonly IdentityRoute<unknown>[];
@@ -99,7 +147,7 @@ export type IdentityRouteTable = readonly IdentityRoute<unknown>[];
  * Types one table row, inferring the body type of `handle` from the row's decoder.
  *
  * @example
- * route({ method: 'POST', path: '/identity/v1/logout', callers: { user: true, restricted: true }, handle });
+ * route({ method: 'POST', path: '/identity/v1/logout', callers: { user: true, restricted: true }, doc, handle });
  */
 export function route<B = unknown>(definition: IdentityRoute<B>): IdentityRoute<unknown> {
   return definition as IdentityRoute<unknown>;

@@ -2,6 +2,7 @@ import { clearedSessionCookie } from '../../sessions/session-cookie.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { sessionView } from '../identity-views.js';
 import { route, type IdentityRouteTable, type RouteCall } from './route-table.js';
+import { arrayOf, CLEARS_SESSION_COOKIE as CLEARS_SESSION, ref } from './route-doc.js';
 
 const clearCookie = (call: RouteCall<unknown>) =>
   call.exchange.appendHeader('set-cookie', clearedSessionCookie(call.kernel.config.sessionCookie));
@@ -21,6 +22,12 @@ export const SESSION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: '/identity/v1/me',
     callers: { user: true },
+    doc: {
+      tag: 'sessions',
+      summary: 'The signed-in user',
+      responses: { 200: { description: 'The caller and the assurance of their session', body: ref('Me') } },
+      errors: ['not_found'],
+    },
     handle: async (call) => {
       const { context } = call.caller();
       const user = await call.services.sessions.me(context);
@@ -35,6 +42,13 @@ export const SESSION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: '/identity/v1/sessions',
     callers: { user: true },
+    doc: {
+      tag: 'sessions',
+      summary: 'The caller’s sessions',
+      description: 'Every stored session of the user in any state, most recently used first.',
+      responses: { 200: { description: 'The sessions', body: arrayOf(ref('Session')) } },
+      errors: [],
+    },
     handle: async (call) => {
       const { context } = call.caller();
       const sessions = await call.services.sessions.list(context);
@@ -49,6 +63,13 @@ export const SESSION_ROUTES: IdentityRouteTable = [
     method: 'POST',
     path: '/identity/v1/logout',
     callers: { user: true, restricted: true },
+    doc: {
+      tag: 'sessions',
+      summary: 'Log out',
+      description: 'Revokes the current session (reason `logout`) and clears its cookie. No request body.',
+      responses: { 200: { description: 'Logged out', body: ref('Ok'), cookies: [CLEARS_SESSION] } },
+      errors: [],
+    },
     handle: async (call) => {
       await call.services.sessions.logout(call.caller());
       clearCookie(call);
@@ -59,6 +80,18 @@ export const SESSION_ROUTES: IdentityRouteTable = [
     method: 'DELETE',
     path: '/identity/v1/sessions/:sessionId',
     callers: { user: true },
+    doc: {
+      tag: 'sessions',
+      summary: 'Revoke one of the caller’s sessions',
+      responses: {
+        200: {
+          description: 'Revoked; the cookie is cleared when it was the current session',
+          body: ref('RevokedSessions'),
+          cookies: [{ ...CLEARS_SESSION, always: false }],
+        },
+      },
+      errors: ['not_found', 'conflict'],
+    },
     handle: async (call) => {
       const sessionId = call.uuid('sessionId');
       const current = await call.services.sessions.revoke(call.caller(), sessionId);
@@ -70,12 +103,34 @@ export const SESSION_ROUTES: IdentityRouteTable = [
     method: 'POST',
     path: '/identity/v1/sessions/revoke-others',
     callers: { user: true },
+    doc: {
+      tag: 'sessions',
+      summary: 'Revoke every other session of the caller',
+      description: 'No request body.',
+      responses: {
+        200: { description: 'The revoked sessions (`clearCurrentCookie: false`)', body: ref('RevokedSessions') },
+      },
+      errors: [],
+    },
     handle: revokeMany(true),
   }),
   route({
     method: 'POST',
     path: '/identity/v1/sessions/revoke-all',
     callers: { user: true },
+    doc: {
+      tag: 'sessions',
+      summary: 'Revoke every session of the caller, the current one included',
+      description: 'No request body.',
+      responses: {
+        200: {
+          description: 'The revoked sessions (`clearCurrentCookie: true`)',
+          body: ref('RevokedSessions'),
+          cookies: [CLEARS_SESSION],
+        },
+      },
+      errors: [],
+    },
     handle: revokeMany(false),
   }),
 ];

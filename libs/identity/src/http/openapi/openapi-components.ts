@@ -1,0 +1,396 @@
+import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
+import { ref, arrayOf, type JsonSchema } from '../routes/route-doc.js';
+import { uuidV7 } from './openapi-fields.js';
+
+/** RFC 3339 UTC with `Z`; a millisecond fraction only when non-zero (identity-http §1). */
+const TIMESTAMP: JsonSchema = {
+  type: 'string',
+  format: 'date-time',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{3})?Z$',
+};
+const ROLE: JsonSchema = { type: 'string', enum: ['owner', 'admin', 'publisher', 'viewer'] };
+const ASSURANCE: JsonSchema = { type: 'string', enum: ['recovery', 'session', 'passkey', 'step_up'] };
+const CAPABILITY: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$', maxLength: 200 };
+const CSRF_TOKEN: JsonSchema = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_-]{43}$',
+  description: 'Send back as `X-CSRF-Token` on unsafe requests (kept in sessionStorage `tessera.identity.csrf.v1`).',
+};
+const VERSION: JsonSchema = { type: 'integer', minimum: 0 };
+
+/** A closed object: every listed property, `required` ones always present, nothing else. */
+function object(required: readonly string[], properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: [...required],
+    properties,
+    ...(description === undefined ? {} : { description }),
+  };
+}
+
+const TOKEN_SHOWN_ONCE: JsonSchema = {
+  type: 'string',
+  minLength: 20,
+  maxLength: 512,
+  description: 'Shown once; only its digest is stored.',
+};
+
+/**
+ * The shared component schemas, built from the views the routes render (`identity-views.ts`,
+ * `service-identity.views.ts`, `audit-event.view.ts`) and identity-http §4.5.
+ */
+export function componentSchemas(): Record<string, JsonSchema> {
+  return {
+    Uuid: uuidV7('Canonical lowercase UUIDv7'),
+    Timestamp: TIMESTAMP,
+    Role: ROLE,
+    Capability: CAPABILITY,
+    Me: object(['userId', 'displayName', 'assuranceLevel'], {
+      userId: ref('Uuid'),
+      displayName: { type: 'string' },
+      assuranceLevel: ASSURANCE,
+    }),
+    SessionCreated: object(
+      ['userId', 'sessionId', 'assurance', 'authenticatedAt', 'idleExpiresAt', 'absoluteExpiresAt', 'csrfToken'],
+      {
+        userId: ref('Uuid'),
+        sessionId: ref('Uuid'),
+        assurance: ASSURANCE,
+        authenticatedAt: ref('Timestamp'),
+        idleExpiresAt: ref('Timestamp'),
+        absoluteExpiresAt: ref('Timestamp'),
+        csrfToken: CSRF_TOKEN,
+      },
+      'A new session: its secret travels only in the HttpOnly session cookie, the CSRF token only here.',
+    ),
+    EnrollmentCreated: object(
+      [
+        'userId',
+        'organizationId',
+        'membership',
+        'sessionId',
+        'assurance',
+        'authenticatedAt',
+        'idleExpiresAt',
+        'absoluteExpiresAt',
+        'csrfToken',
+      ],
+      {
+        userId: ref('Uuid'),
+        organizationId: ref('Uuid'),
+        membership: ref('Membership'),
+        sessionId: ref('Uuid'),
+        assurance: { const: 'recovery' },
+        authenticatedAt: ref('Timestamp'),
+        idleExpiresAt: ref('Timestamp'),
+        absoluteExpiresAt: ref('Timestamp'),
+        csrfToken: CSRF_TOKEN,
+      },
+      'A new account with a 15-minute restricted session: register a passkey next.',
+    ),
+    BootstrapCreated: object(
+      ['userId', 'organization', 'ownerMembership', 'sessionId', 'idleExpiresAt', 'absoluteExpiresAt', 'csrfToken'],
+      {
+        userId: ref('Uuid'),
+        organization: ref('Organization'),
+        ownerMembership: ref('Membership'),
+        sessionId: ref('Uuid'),
+        idleExpiresAt: ref('Timestamp'),
+        absoluteExpiresAt: ref('Timestamp'),
+        csrfToken: CSRF_TOKEN,
+      },
+      'The first owner and organization, with a restricted session: register a passkey next.',
+    ),
+    Session: object(
+      [
+        'id',
+        'assurance',
+        'authenticationMethod',
+        'state',
+        'authenticatedAt',
+        'lastUsedAt',
+        'idleExpiresAt',
+        'absoluteExpiresAt',
+        'current',
+      ],
+      {
+        id: ref('Uuid'),
+        label: { type: 'string' },
+        platform: { type: 'string' },
+        assurance: ASSURANCE,
+        authenticationMethod: {
+          type: 'string',
+          enum: ['passkey', 'recovery_code', 'administrative_recovery', 'bootstrap', 'invitation', 'oidc', 'saml'],
+        },
+        state: { type: 'string', enum: ['active', 'rotated', 'revoked', 'expired'] },
+        authenticatedAt: ref('Timestamp'),
+        lastUsedAt: ref('Timestamp'),
+        idleExpiresAt: ref('Timestamp'),
+        absoluteExpiresAt: ref('Timestamp'),
+        current: { type: 'boolean' },
+      },
+      'SessionView: `expired` is computed at the request time.',
+    ),
+    RevokedSessions: object(['revokedSessionIds', 'clearCurrentCookie'], {
+      revokedSessionIds: arrayOf(ref('Uuid')),
+      clearCurrentCookie: { type: 'boolean' },
+    }),
+    Ok: object(['ok'], { ok: { const: true } }),
+    Passkey: object(
+      ['id', 'name', 'transports', 'backupEligible', 'backedUp', 'state', 'createdAt'],
+      {
+        id: ref('Uuid'),
+        name: { type: 'string' },
+        transports: arrayOf({ type: 'string', enum: ['usb', 'nfc', 'ble', 'internal', 'hybrid', 'smart-card'] }),
+        backupEligible: { type: 'boolean' },
+        backedUp: { type: 'boolean' },
+        state: { type: 'string', enum: ['active', 'suspended', 'suspected_clone', 'revoked'] },
+        createdAt: ref('Timestamp'),
+        lastUsedAt: ref('Timestamp'),
+      },
+      'PasskeyView: never the public key or the WebAuthn credential id.',
+    ),
+    CeremonyStart: object(
+      ['ceremonyId', 'publicKey'],
+      {
+        ceremonyId: ref('Uuid'),
+        publicKey: {
+          type: 'object',
+          required: ['challenge'],
+          properties: { challenge: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' }, timeout: { type: 'integer' } },
+          description:
+            'WebAuthn `PublicKeyCredentialCreationOptionsJSON` (registration) or `PublicKeyCredentialRequestOptionsJSON` (authentication), identity-http §4.6.',
+        },
+      },
+      'Pass `publicKey` to `navigator.credentials.create/get` (e.g. with @simplewebauthn/browser), then call the finish route.',
+    ),
+    PasskeyRegistered: object(['passkey'], {
+      passkey: ref('Passkey'),
+      replacementRecoveryCodes: arrayOf(
+        { type: 'string' },
+        {
+          minItems: 10,
+          maxItems: 10,
+          description: 'Only when a restricted session enrolled: ten new recovery codes, shown once.',
+        },
+      ),
+    }),
+    RegistrationCredential: webAuthnCredential(['clientDataJSON', 'attestationObject'], 'RegistrationResponseJSON'),
+    AuthenticationCredential: webAuthnCredential(
+      ['clientDataJSON', 'authenticatorData', 'signature'],
+      'AuthenticationResponseJSON',
+    ),
+    RecoveryCodes: object(['generation', 'codes'], {
+      generation: { type: 'integer', minimum: 0 },
+      codes: arrayOf({ type: 'string' }, { minItems: 10, maxItems: 10, description: 'Shown once.' }),
+    }),
+    Ticket: object(
+      ['id', 'userId', 'state', 'createdAt', 'expiresAt'],
+      {
+        id: ref('Uuid'),
+        userId: ref('Uuid'),
+        state: { type: 'string', enum: ['pending', 'consumed', 'failed', 'expired'] },
+        createdAt: ref('Timestamp'),
+        expiresAt: ref('Timestamp'),
+      },
+      'TicketView: the ticket token goes only to the notification sink.',
+    ),
+    OrganizationSummary: object(['id', 'name', 'slug', 'role'], {
+      id: ref('Uuid'),
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      role: ref('Role'),
+    }),
+    Organization: object(['id', 'name', 'slug', 'state', 'version', 'createdAt', 'updatedAt'], {
+      id: ref('Uuid'),
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      state: { type: 'string', enum: ['active', 'suspended', 'deleted'] },
+      version: VERSION,
+      createdAt: ref('Timestamp'),
+      updatedAt: ref('Timestamp'),
+      deletedAt: ref('Timestamp'),
+    }),
+    Membership: object(['id', 'organizationId', 'userId', 'role', 'state', 'version', 'createdAt', 'updatedAt'], {
+      id: ref('Uuid'),
+      organizationId: ref('Uuid'),
+      userId: ref('Uuid'),
+      role: ref('Role'),
+      state: { type: 'string', enum: ['active', 'suspended', 'removed'] },
+      version: VERSION,
+      createdAt: ref('Timestamp'),
+      updatedAt: ref('Timestamp'),
+      removedAt: ref('Timestamp'),
+    }),
+    Invitation: object(
+      ['id', 'organizationId', 'email', 'role', 'state', 'createdAt', 'expiresAt'],
+      {
+        id: ref('Uuid'),
+        organizationId: ref('Uuid'),
+        email: { type: 'string' },
+        role: ref('Role'),
+        state: { type: 'string', enum: ['pending', 'accepted', 'revoked', 'expired'] },
+        createdAt: ref('Timestamp'),
+        expiresAt: ref('Timestamp'),
+        acceptedAt: ref('Timestamp'),
+        revokedAt: ref('Timestamp'),
+      },
+      'InvitationView: never the token digest.',
+    ),
+    InvitationCreated: object(['invitation', 'token'], { invitation: ref('Invitation'), token: TOKEN_SHOWN_ONCE }),
+    ServiceIdentity: object(
+      ['id', 'organizationId', 'name', 'capabilities', 'state', 'version', 'createdAt', 'updatedAt'],
+      {
+        id: ref('Uuid'),
+        organizationId: ref('Uuid'),
+        name: { type: 'string' },
+        description: { type: 'string' },
+        capabilities: arrayOf(ref('Capability')),
+        state: { type: 'string', enum: ['active', 'suspended', 'revoked'] },
+        version: VERSION,
+        createdAt: ref('Timestamp'),
+        updatedAt: ref('Timestamp'),
+        revokedAt: ref('Timestamp'),
+      },
+    ),
+    ServiceCredential: object(
+      ['id', 'serviceIdentityId', 'publicPrefix', 'capabilities', 'state', 'createdAt', 'expiresAt'],
+      {
+        id: ref('Uuid'),
+        serviceIdentityId: ref('Uuid'),
+        publicPrefix: { type: 'string' },
+        capabilities: arrayOf(ref('Capability')),
+        state: { type: 'string', enum: ['active', 'rotated', 'revoked', 'expired'] },
+        createdAt: ref('Timestamp'),
+        expiresAt: ref('Timestamp'),
+        lastUsedAt: ref('Timestamp'),
+        rotatedAt: ref('Timestamp'),
+        revokedAt: ref('Timestamp'),
+      },
+      'CredentialView: never the secret or its digest; `expired` is computed at the request time.',
+    ),
+    ServiceIdentityCreated: object(['identity', 'credential', 'token'], {
+      identity: ref('ServiceIdentity'),
+      credential: ref('ServiceCredential'),
+      token: { ...TOKEN_SHOWN_ONCE, description: 'The bearer credential; shown once.' },
+    }),
+    ServiceCredentialIssued: object(['credential', 'token'], {
+      credential: ref('ServiceCredential'),
+      token: { ...TOKEN_SHOWN_ONCE, description: 'The bearer credential; shown once.' },
+    }),
+    AuditEvent: object(
+      ['id', 'actor', 'organizationId', 'action', 'outcome', 'occurredAt'],
+      {
+        id: ref('Uuid'),
+        actor: {
+          oneOf: [
+            object(['type'], { type: { enum: ['anonymous', 'system'] } }),
+            object(['type', 'userId'], { type: { const: 'user' }, userId: ref('Uuid') }),
+            object(['type', 'serviceIdentityId'], { type: { const: 'service' }, serviceIdentityId: ref('Uuid') }),
+          ],
+        },
+        organizationId: ref('Uuid'),
+        action: { type: 'string', pattern: '^[a-z_]+\\.[a-z_]+$' },
+        target: object(['type', 'id'], { type: { type: 'string' }, id: { type: 'string' } }),
+        outcome: { type: 'string', enum: ['succeeded', 'denied', 'failed'] },
+        reasonCode: { type: 'string', minLength: 1, maxLength: 200 },
+        request: object(['requestId', 'method', 'path', 'trustedProxy'], {
+          requestId: { type: 'string' },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          trustedProxy: { type: 'boolean' },
+        }),
+        occurredAt: ref('Timestamp'),
+      },
+      'AuditEventView (identity-model §8.1): never the user-agent, client pseudonym, payloads or secrets.',
+    ),
+    AuditEventPage: object(['events'], {
+      events: arrayOf(ref('AuditEvent')),
+      nextCursor: { type: 'string', description: 'Pass back unchanged as `cursor` for the next, older page.' },
+    }),
+    ClientConfig: clientConfigSchema(),
+    Error: errorSchema(Object.keys(IDENTITY_ERROR_CATALOGUE) as IdentityErrorCode[]),
+    ...errorEnvelopes(),
+  };
+}
+
+/** A WebAuthn credential as `@simplewebauthn/browser` returns it (identity-http §4.6). */
+function webAuthnCredential(responseFields: readonly string[], name: string): JsonSchema {
+  const base64url: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9_-]*$' };
+  return {
+    type: 'object',
+    required: ['id', 'rawId', 'type', 'response', 'clientExtensionResults'],
+    properties: {
+      id: base64url,
+      rawId: base64url,
+      type: { const: 'public-key' },
+      response: {
+        type: 'object',
+        required: [...responseFields],
+        properties: Object.fromEntries(responseFields.map((field) => [field, base64url])),
+      },
+      authenticatorAttachment: { type: 'string', enum: ['platform', 'cross-platform'] },
+      clientExtensionResults: { type: 'object' },
+    },
+    description: `The \`${name}\` of the ceremony, strict unpadded base64url fields.`,
+  };
+}
+
+function clientConfigSchema(): JsonSchema {
+  const route: JsonSchema = { type: 'string', pattern: '^/identity/v1/' };
+  return object(
+    ['version', 'rpId', 'identityBase', 'csrf', 'routes', 'device', 'features'],
+    {
+      version: { const: 1 },
+      rpId: { type: 'string' },
+      identityBase: { const: '/identity/v1' },
+      csrf: object(['header', 'sessionStorageName'], {
+        header: { type: 'string' },
+        sessionStorageName: { type: 'string' },
+      }),
+      routes: { type: 'object', additionalProperties: route },
+      device: object(['verificationUri'], { verificationUri: { type: 'string', format: 'uri' } }),
+      features: object(['bootstrap', 'administrativeRecovery', 'federation', 'scim'], {
+        bootstrap: { type: 'boolean' },
+        administrativeRecovery: { type: 'boolean' },
+        federation: { type: 'boolean' },
+        scim: { type: 'boolean' },
+      }),
+    },
+    'Browser-safe client configuration (identity-http §11): no secret material.',
+  );
+}
+
+/** Component name of the error envelope of one code (`ErrorNotFound`). */
+export function errorComponent(code: IdentityErrorCode): string {
+  return `Error${code.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase())}`;
+}
+
+/** The envelope of each code, with its fixed message and retryability (identity-http §8.1). */
+function errorEnvelopes(): Record<string, JsonSchema> {
+  const codes = Object.keys(IDENTITY_ERROR_CATALOGUE) as IdentityErrorCode[];
+  return Object.fromEntries(
+    codes.map((code) => {
+      const { message, retryable } = IDENTITY_ERROR_CATALOGUE[code];
+      const error = object(['code', 'message', 'retryable'], {
+        code: { const: code },
+        message: { const: message },
+        requestId: { type: 'string', minLength: 1, maxLength: 255 },
+        retryable: { const: retryable },
+      });
+      return [errorComponent(code), object(['error'], { error })];
+    }),
+  );
+}
+
+/**
+ * The identity error envelope (identity-http §8.1) restricted to `codes`.
+ *
+ * @example
+ * errorSchema(['not_found']); // { $ref: '#/components/schemas/ErrorNotFound' }
+ */
+export function errorSchema(codes: readonly IdentityErrorCode[]): JsonSchema {
+  const refs = codes.map((code) => ref(errorComponent(code)));
+  return refs.length === 1 ? refs[0]! : { oneOf: refs };
+}
