@@ -80,7 +80,6 @@ export function buildOpenApiDocument(
       description: DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
     tags: TAGS,
     paths,
