@@ -41,6 +41,12 @@ export interface IdentityLifetimes {
   readonly deviceAccessTokenSeconds: number;
   /** Device token family / refresh token. @default 2 592 000; ≤ 90 d */
   readonly deviceTokenFamilySeconds: number;
+  /**
+   * After a refresh token was rotated, re-presenting it with the same `client_id` within this many
+   * seconds returns the identical successor pair (while the successor is unused) instead of being a
+   * replay; `0` disables the retry window. @default 30; 0..60
+   */
+  readonly refreshRetrySeconds: number;
   /** Default service-credential lifetime. @default 2 592 000; ≤ max */
   readonly serviceCredentialSeconds: number;
   /** Longest service-credential lifetime a request may ask for. @default 7 776 000; ≤ 90 d */
@@ -142,6 +148,7 @@ export const LIFETIME_BOUNDS: Readonly<Record<keyof IdentityLifetimes, LifetimeB
   devicePollingIntervalSeconds: [5, 300],
   deviceAccessTokenSeconds: [1, 3600],
   deviceTokenFamilySeconds: [1, 90 * DAY],
+  refreshRetrySeconds: [0, 60],
   serviceCredentialMaxSeconds: [1, 90 * DAY],
   serviceCredentialSeconds: [1, 'serviceCredentialMaxSeconds'],
   serviceCredentialRotationOverlapSeconds: [0, DAY],

@@ -48,6 +48,9 @@ describe('lifetime bounds (identity-model §3)', () => {
     ],
     [{ deviceAccessTokenSeconds: 3601 }, 'lifetimes.deviceAccessTokenSeconds must be an integer between 1 and 3600'],
     [{ deviceTokenFamilySeconds: 90 * DAY + 1 }, 'lifetimes.deviceTokenFamilySeconds'],
+    [{ refreshRetrySeconds: 61 }, 'lifetimes.refreshRetrySeconds must be an integer between 0 and 60'],
+    [{ refreshRetrySeconds: -1 }, 'lifetimes.refreshRetrySeconds must be an integer between 0 and 60'],
+    [{ refreshRetrySeconds: 2.5 }, 'lifetimes.refreshRetrySeconds must be an integer'],
     [{ serviceCredentialMaxSeconds: 90 * DAY + 1 }, 'lifetimes.serviceCredentialMaxSeconds'],
     [
       { serviceCredentialMaxSeconds: 10 * DAY },
@@ -74,8 +77,13 @@ describe('lifetime bounds (identity-model §3)', () => {
       restrictedSessionSeconds: 1800,
       devicePollingIntervalSeconds: 300,
       touchIntervalSeconds: 0,
+      refreshRetrySeconds: 60,
     };
     expect(createIdentityConfig(dev({ lifetimes })).lifetimes.sessionIdleSeconds).toBe(90 * DAY);
+  });
+
+  it('accepts refreshRetrySeconds 0, which disables the refresh retry window', () => {
+    expect(createIdentityConfig(dev({ lifetimes: { refreshRetrySeconds: 0 } })).lifetimes.refreshRetrySeconds).toBe(0);
   });
 });
 

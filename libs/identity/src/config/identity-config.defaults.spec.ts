@@ -18,6 +18,9 @@ describe('resolveIdentityConfig', () => {
       stepUpWindowSeconds: 300,
       deviceGrantSeconds: 600,
       devicePollingIntervalSeconds: 5,
+      deviceAccessTokenSeconds: 900,
+      deviceTokenFamilySeconds: 2_592_000,
+      refreshRetrySeconds: 30,
     });
     expect(config.limits).toMatchObject({
       jsonBodyBytes: 1_048_576,

@@ -52,6 +52,7 @@ export const DEFAULT_IDENTITY_LIFETIMES: IdentityLifetimes = Object.freeze({
   devicePollingIntervalSeconds: 5,
   deviceAccessTokenSeconds: 900,
   deviceTokenFamilySeconds: 30 * DAY,
+  refreshRetrySeconds: 30,
   serviceCredentialSeconds: 30 * DAY,
   serviceCredentialMaxSeconds: 90 * DAY,
   serviceCredentialRotationOverlapSeconds: 600,
