@@ -22,6 +22,7 @@ describe('landing page and API docs in Chromium', () => {
     const { page } = await harness.device();
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
+    expect(response?.headers()['x-powered-by']).toBeUndefined();
     const links = await page.locator('main a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
     expect(links).toEqual(expect.arrayContaining(['/identity', '/identity/bootstrap', '/identity/docs']));
     for (const href of new Set(links.filter((link): link is string => link !== null && link.startsWith('/')))) {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { identityConfigFromEnv, IdentityStartupError } from '@tessera/identity';
 import { AppModule } from './app.module.js';
 import { demoEntities } from './database.js';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const port = Number(env.PORT ?? 3000);
   const dataRoot = env.TESSERA_DATA_DIR ?? '.data';
   const deployed = deployedFromEnv(env);
-  const app = await NestFactory.create(
+  const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({
       dataDir: `${dataRoot}/pglite`,
       port,
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
       env,
     }),
   );
+  app.disable('x-powered-by'); // no framework fingerprint in any answer
   app.enableShutdownHooks();
   await app.listen(port);
   const database = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite (${dataRoot}/pglite)`;
