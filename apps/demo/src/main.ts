@@ -8,6 +8,7 @@ import { demoEntities } from './database.js';
 import { METRICS_KEY_ENV } from './metrics/metrics.js';
 import { deployedFromEnv } from './identity/demo-identity.config.js';
 import { environmentMarkerAdvice, readEnvironmentMarker } from './identity/demo-identity.provision.js';
+import { refuseForeignDatabase } from './startup/environment-guard.js';
 import { readStartupFacts, startupHints } from './startup/startup-hints.js';
 
 /**
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   const port = Number(env.PORT ?? 3000);
   const dataRoot = env.TESSERA_DATA_DIR ?? '.data';
   const deployed = deployedFromEnv(env);
+  // Development migrates at start: never against a database provisioned for another environment.
+  if (!deployed) await refuseForeignDatabase(env);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({
       dataDir: `${dataRoot}/pglite`,
