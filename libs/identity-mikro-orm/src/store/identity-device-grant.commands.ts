@@ -6,7 +6,15 @@ import {
   type IdentityDeviceCommands,
   type StoredDigest,
 } from '@tessera/identity';
-import { abort, CommittedRejection, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import {
+  abort,
+  CommittedRejection,
+  insertRow,
+  isUuid,
+  table,
+  type Sql,
+  type StoreGateway,
+} from './identity-store.gateway.js';
 import { allColumns } from './identity-row.fields.js';
 import { textArrayLiteral } from './identity-row.columns.js';
 import { insertAudit } from './identity-session.commands.js';
@@ -57,12 +65,7 @@ const expired = (grant: DeviceGrantRecord, at: Date) => at.getTime() >= grant.ex
  * Approval and denial: a `pending`, unexpired grant that `sessionId` inspected at or after
  * `inspectedSince` (the confirmation screen cannot be skipped by posting straight to approve).
  */
-function requireInspectedPending(
-  grant: DeviceGrantRecord,
-  sessionId: string,
-  inspectedSince: Date,
-  at: Date,
-): void {
+function requireInspectedPending(grant: DeviceGrantRecord, sessionId: string, inspectedSince: Date, at: Date): void {
   if (grant.state !== 'pending') abort('invalid_transition');
   if (expired(grant, at)) abort('challenge_expired');
   const inspection = grant.inspection;
@@ -83,19 +86,16 @@ function requireInspectedPending(
  * @example
  * const poll = await new IdentityDeviceGrantCommandHandlers(gateway).recordDeviceGrantPoll({ deviceCodeDigest, clientId, at, audits });
  */
-export class IdentityDeviceGrantCommandHandlers
-  implements
-    Pick<
-      Commands,
-      | 'createDeviceGrant'
-      | 'recordDeviceGrantPoll'
-      | 'inspectDeviceGrant'
-      | 'authorizeDeviceGrant'
-      | 'denyDeviceGrant'
-      | 'cancelDeviceGrant'
-      | 'claimDeviceGrant'
-    >
-{
+export class IdentityDeviceGrantCommandHandlers implements Pick<
+  Commands,
+  | 'createDeviceGrant'
+  | 'recordDeviceGrantPoll'
+  | 'inspectDeviceGrant'
+  | 'authorizeDeviceGrant'
+  | 'denyDeviceGrant'
+  | 'cancelDeviceGrant'
+  | 'claimDeviceGrant'
+> {
   constructor(private readonly gateway: StoreGateway) {}
 
   createDeviceGrant(input: Parameters<Commands['createDeviceGrant']>[0]): ReturnType<Commands['createDeviceGrant']> {
@@ -103,7 +103,7 @@ export class IdentityDeviceGrantCommandHandlers
     return this.gateway.command(async (sql) => {
       if (!isUuid(grant.id)) abort('invalid_transition');
       // A same-id race: the loser waits here, then finds the row (retryable conflict, identity-model §9.3).
-      await sql('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`tessera.device_grant:${grant.id}`]);
+      await sql('select pg_advisory_xact_lock(hashtextextended(?::text, 0))', [`tessera.device_grant:${grant.id}`]);
       const [existing] = await sql(`select id from ${table('device_grants')} where id = ?`, [grant.id]);
       if (existing !== undefined) abort('version_conflict');
       const inserted = deviceGrantFromRow(await insertRow(sql, 'device_grants', deviceGrantColumns(grant, at)));

@@ -17,8 +17,21 @@ import {
   type Sql,
   type StoreGateway,
 } from './identity-store.gateway.js';
-import { allColumns, MEMBERSHIP_FIELDS, ORGANIZATION_FIELDS, prefixedFields, USER_FIELDS } from './identity-row.fields.js';
-import { bytes, instant, membershipFromRow, organizationFromRow, unprefix, userFromRow } from './identity-row.mappers.js';
+import {
+  allColumns,
+  MEMBERSHIP_FIELDS,
+  ORGANIZATION_FIELDS,
+  prefixedFields,
+  USER_FIELDS,
+} from './identity-row.fields.js';
+import {
+  bytes,
+  instant,
+  membershipFromRow,
+  organizationFromRow,
+  unprefix,
+  userFromRow,
+} from './identity-row.mappers.js';
 import { insertAudit } from './identity-session.commands.js';
 import {
   deviceAccessTokenColumns,
@@ -80,7 +93,11 @@ export async function insertTokenPair(
   for (const token of [pair.accessToken, pair.refreshToken])
     if (token.expiresAt.getTime() <= at.getTime() || token.expiresAt.getTime() > family.expiresAt.getTime())
       abort('invalid_transition');
-  await insertRow(sql, 'device_token_credential_reservations', deviceTokenReservationColumns('access', pair.accessToken, at));
+  await insertRow(
+    sql,
+    'device_token_credential_reservations',
+    deviceTokenReservationColumns('access', pair.accessToken, at),
+  );
   await insertRow(
     sql,
     'device_token_credential_reservations',
@@ -167,9 +184,10 @@ async function familyOfToken(
  * @example
  * const outcome = await new IdentityDeviceTokenCommandHandlers(gateway).rotateDeviceRefreshToken(input);
  */
-export class IdentityDeviceTokenCommandHandlers
-  implements Pick<Commands, 'rotateDeviceRefreshToken' | 'revokeDeviceTokenFamily'>
-{
+export class IdentityDeviceTokenCommandHandlers implements Pick<
+  Commands,
+  'rotateDeviceRefreshToken' | 'revokeDeviceTokenFamily'
+> {
   constructor(private readonly gateway: StoreGateway) {}
 
   rotateDeviceRefreshToken(
@@ -284,7 +302,10 @@ export class IdentityDeviceTokenCommandHandlers
       [row['retry_access_token_id']],
     );
     if (refresh === undefined || access === undefined) return null;
-    const successor = { accessToken: deviceAccessTokenFromRow(access), refreshToken: deviceRefreshTokenFromRow(refresh) };
+    const successor = {
+      accessToken: deviceAccessTokenFromRow(access),
+      refreshToken: deviceRefreshTokenFromRow(refresh),
+    };
     if (successor.refreshToken.state !== 'active' || successor.accessToken.state !== 'active') return null;
     return { sealed: bytes(row, 'retry_sealed_successor'), successor };
   }

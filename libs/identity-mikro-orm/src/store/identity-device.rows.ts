@@ -143,8 +143,7 @@ export function deviceGrantFromRow(row: Row, prefix = ''): DeviceGrantRecord {
             authorizedAt: instant(row, column('authorized_at')),
             approvedCapabilities: textArray(row, column('approved_capabilities')),
           },
-    inspection:
-      inspector === null ? null : { sessionId: inspector, inspectedAt: instant(row, column('inspected_at')) },
+    inspection: inspector === null ? null : { sessionId: inspector, inspectedAt: instant(row, column('inspected_at')) },
     createdAt: instant(row, column('created_at')),
     updatedAt: instant(row, column('updated_at')),
     version: integer(row, column('version')),

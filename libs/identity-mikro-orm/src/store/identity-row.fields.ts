@@ -289,6 +289,25 @@ export const DEVICE_REFRESH_TOKEN_FIELDS = [
   'retry_until',
 ] as const;
 
+export const DEVICE_GRANT_DIGEST_RESERVATION_FIELDS = [
+  'digest_algorithm',
+  'digest_encoded',
+  'digest_key_version',
+  'grant_id',
+  'kind',
+  'created_at',
+] as const;
+
+export const DEVICE_TOKEN_CREDENTIAL_RESERVATION_FIELDS = [
+  'kind',
+  'token_id',
+  'public_selector',
+  'digest_algorithm',
+  'digest_encoded',
+  'digest_key_version',
+  'created_at',
+] as const;
+
 /**
  * The explicit column list of every table a statement reads whole rows of. Statements name their
  * columns instead of `*`: a prepared statement's result type then stays the same when a migration
@@ -311,6 +330,8 @@ const TABLE_FIELDS: Record<string, readonly string[]> = {
   device_token_families: DEVICE_TOKEN_FAMILY_FIELDS,
   device_access_tokens: DEVICE_ACCESS_TOKEN_FIELDS,
   device_refresh_tokens: DEVICE_REFRESH_TOKEN_FIELDS,
+  device_grant_digest_reservations: DEVICE_GRANT_DIGEST_RESERVATION_FIELDS,
+  device_token_credential_reservations: DEVICE_TOKEN_CREDENTIAL_RESERVATION_FIELDS,
 };
 
 /**
