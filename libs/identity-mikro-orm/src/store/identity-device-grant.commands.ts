@@ -196,7 +196,7 @@ export class IdentityDeviceGrantCommandHandlers implements Pick<
            join ${table('organizations')} o on o.id = m.organization_id
           where m.organization_id = ? and m.user_id = ?
             and m.state = 'active' and u.state = 'active' and o.state = 'active'
-          for share`,
+          for share of m`,
         [organizationId, userId],
       );
       if (membership === undefined) abort('not_found');

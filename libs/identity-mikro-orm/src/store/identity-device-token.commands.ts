@@ -49,9 +49,10 @@ type Commands = IdentityDeviceCommands;
 export type FamilyRevocationReason = Parameters<Commands['revokeDeviceTokenFamily']>[0]['reason'];
 
 /**
- * The membership, user and organization of a delegation as they are now, locked `for share` (a
- * concurrent role change, removal or suspension waits for this transaction or is seen), and the
- * standing of the snapshot against them.
+ * The membership, user and organization of a delegation as they are now, and the standing of the
+ * snapshot against them. The membership row is locked `for share` (a concurrent role change or
+ * removal waits for this transaction or is seen); user and organization are read unlocked, so
+ * this lock never orders against the user-row locks of session commands.
  */
 export async function lockFamilyStanding(
   sql: Sql,
@@ -64,7 +65,7 @@ export async function lockFamilyStanding(
        join ${table('users')} u on u.id = m.user_id
        join ${table('organizations')} o on o.id = m.organization_id
       where m.id = ?
-      for share`,
+      for share of m`,
     [snapshot.membershipId],
   );
   if (row === undefined) return 'membership_changed';
