@@ -6,6 +6,8 @@ import { bootstrapCases } from './conformance/bootstrap.cases.js';
 import { ceremonyCases } from './conformance/ceremony.cases.js';
 import { ConformanceWorld, type IdentityStoreConformanceOptions } from './conformance/conformance.world.js';
 import { credentialCases } from './conformance/credential.cases.js';
+import { deviceGrantCases } from './conformance/device-grant.cases.js';
+import { deviceTokenCases } from './conformance/device-token.cases.js';
 import { environmentCases } from './conformance/environment.cases.js';
 import { federationStandingCases } from './conformance/federation-standing.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
@@ -27,7 +29,9 @@ import { sessionTouchCases } from './conformance/session-touch.cases.js';
  * SESSION_IDLE_TOUCH, CONCURRENT_RETRY_SEMANTICS, rotation, SESSION_EPOCH_AND_REVOCATION,
  * INVITATION_SINGLE_USE, LAST_OWNER_PROTECTION, CHALLENGE_SINGLE_CONSUMPTION, CREDENTIAL_UNIQUENESS,
  * FEDERATED_FIRST_PASSKEY_SINGLE, passkey sign-in and step-up, RECOVERY_REUSE_AND_GENERATION,
- * recovery enrollment, ADMINISTRATIVE_RECOVERY_ACTIVATION, SERVICE_CREDENTIAL_TRANSITIONS, reads, audit append and
+ * recovery enrollment, ADMINISTRATIVE_RECOVERY_ACTIVATION, SERVICE_CREDENTIAL_TRANSITIONS, device grants (one claim
+ * under 50 concurrent exchanges, the device part of CONCURRENT_RETRY_SEMANTICS),
+ * DEVICE_TOKEN_REPLAY_AND_FAMILY_REVOCATION and the refresh retry window, reads, audit append and
  * RATE_LIMIT_SHARED_COUNTER on one shared, provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
  *
  * @example
@@ -65,6 +69,8 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       recoveryCases(world);
       adminRecoveryCases(world);
       serviceIdentityCases(world);
+      deviceGrantCases(world);
+      deviceTokenCases(world);
       readCases(world);
       federationStandingCases(world);
       rateLimitCases(world);

@@ -41,6 +41,38 @@ export type {
 export type { FederatedSessionStanding, IdentityFederationReads } from './store/identity-federation.port.js';
 export type { ExpiredRowsPurge, ExpiringRows, IdentityMaintenanceCommands } from './store/identity-maintenance.port.js';
 export type {
+  DeviceAccessGrant,
+  DeviceAccessTokenRecord,
+  DeviceAccessTokenState,
+  DeviceFamilyStanding,
+  DeviceGrantAuthorization,
+  DeviceGrantInspection,
+  DeviceGrantRecord,
+  DeviceGrantState,
+  DeviceRefreshTokenRecord,
+  DeviceRefreshTokenState,
+  DeviceTokenFamilyRecord,
+  DeviceTokenFamilyState,
+  DeviceTokenPair,
+  NewDeviceGrant,
+  NewDeviceToken,
+  NewDeviceTokenPair,
+} from './store/identity-device.records.js';
+export {
+  DEVICE_MAX_INTERVAL_SECONDS,
+  DEVICE_SLOW_DOWN_STEP_SECONDS,
+  deviceFamilyStanding,
+} from './store/identity-device.records.js';
+export type {
+  DeviceFamilyReference,
+  DevicePollOutcome,
+  DeviceRefreshEvent,
+  DeviceRefreshOutcome,
+  IdentityDeviceCommands,
+  IdentityDevicePort,
+  IdentityDeviceReads,
+} from './store/identity-device.port.js';
+export type {
   IdentityOrganizationReads,
   IdentityOrganizationCommands,
   OrganizationChange,

@@ -8,8 +8,9 @@ import {
   unique,
   version,
   type ConstraintCase,
+  type ViolationCode,
 } from './identity-constraint-cases.builders.js';
-import { uuidV7 } from './identity-rows.fixture.js';
+import { uuidV7, type Row } from './identity-rows.fixture.js';
 
 export const serviceIdentities: ConstraintCase[] = [
   unique('service_identities_pkey', 'service_identities', (first) => ({ id: first.id })),
@@ -95,6 +96,10 @@ export const deviceGrants: ConstraintCase[] = [
   check('device_grants_binding_state_check', 'device_grants', { state: 'authorized' }),
   check('device_grants_expiry_check', 'device_grants', (rows) => Promise.resolve({ expires_at: rows.now })),
   version('device_grants'),
+  foreign('device_grants_inspected_by_session_id_foreign', 'device_grants', (rows) =>
+    Promise.resolve({ inspected_by_session_id: uuidV7(), inspected_at: rows.now }),
+  ),
+  check('device_grants_inspection_check', 'device_grants', (rows) => Promise.resolve({ inspected_at: rows.now })),
 ];
 
 export const deviceGrantDigestReservations: ConstraintCase[] = [
@@ -189,6 +194,17 @@ export const deviceRefreshTokens: ConstraintCase[] = [
     Promise.resolve({ expires_at: rows.now }),
   ),
   version('device_refresh_tokens'),
+  check('device_refresh_tokens_retry_check', 'device_refresh_tokens', (rows) =>
+    Promise.resolve({ retry_until: rows.now }),
+  ),
+  rotatedParent('device_refresh_tokens_retry_sealed_successor_check', '23514', (access) => ({
+    retry_sealed_successor: Buffer.alloc(0),
+    retry_access_token_id: access,
+  })),
+  rotatedParent('device_refresh_tokens_retry_access_token_id_foreign', '23503', () => ({
+    retry_sealed_successor: Buffer.alloc(32),
+    retry_access_token_id: uuidV7(),
+  })),
 ];
 
 export const deviceTokenCredentialReservations: ConstraintCase[] = [
@@ -211,3 +227,29 @@ export const deviceTokenCredentialReservations: ConstraintCase[] = [
   }),
   ...keyedDigest('device_token_credential_reservations', 'digest'),
 ];
+
+/**
+ * A rotated parent refresh token keeping a sealed successor (retry window), valid but for the
+ * retry columns `retry` gives (called with the id of an access token of the same family).
+ */
+function rotatedParent(constraint: string, code: ViolationCode, retry: (accessTokenId: string) => Row): ConstraintCase {
+  return {
+    constraint,
+    code,
+    arrange: async (rows) => {
+      const successor = await rows.any('device_refresh_tokens');
+      const access = await rows.any('device_access_tokens', { family_id: successor.family_id });
+      return { ...successor, access_id: access.id };
+    },
+    violate: (rows, arranged) =>
+      rows.any('device_refresh_tokens', {
+        family_id: arranged.family_id,
+        rotation_counter: 1,
+        state: 'rotated',
+        rotated_to_id: arranged.id,
+        consumed_at: rows.now,
+        retry_until: rows.at(30_000),
+        ...retry(String(arranged.access_id)),
+      }),
+  };
+}

@@ -19,6 +19,7 @@ import type { Row } from './identity-rows.fixture.js';
 
 const INITIAL = 'tessera_identity_20261122000000_initial';
 const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
+const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const TEST_MARKER = { environment: 'test', namespace: 'tessera_test' } as const;
 const VERIFIED = { ok: true, value: undefined };
 const SCHEMA_REFUSED = { ok: false, code: 'internal', refusal: 'schema_version' };
@@ -73,7 +74,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
 
     it('records one ledger row per identity migration, with the checksum computed from the migration', async () => {
       const expected = await identityMigrationChecksums(identityMigrations);
-      expect(expected.map(({ name }) => name)).toEqual([INITIAL, LEDGER]);
+      expect(expected.map(({ name }) => name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY]);
       const rows = await sql(
         `select module, version, checksum, applied_at <= statement_timestamp() as applied from tessera_identity.schema_migrations order by version`,
       );
@@ -160,7 +161,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
     const before = await openDatabase({
       url,
       entities: demoEntities,
-      migrations: { list: demoMigrations.filter(({ name }) => name !== LEDGER) },
+      migrations: { list: demoMigrations.filter(({ name }) => name !== LEDGER && name !== DEVICE_RETRY) },
       migrate: 'auto',
     });
     try {
@@ -183,7 +184,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       migrate: 'manual',
     });
     try {
-      expect(await runMigrations(after.orm)).toEqual([LEDGER]);
+      expect(await runMigrations(after.orm)).toEqual([LEDGER, DEVICE_RETRY]);
       expect(await new MikroOrmIdentityStore(after.orm).verifyEnvironment(TEST_MARKER)).toEqual(VERIFIED);
       expect(await runMigrations(after.orm)).toEqual([]);
     } finally {

@@ -56,6 +56,9 @@ export interface IdentityDeviceGrantRow {
   authorizedAt: Date | null;
   /** ⊆ `requestedCapabilities`. */
   approvedCapabilities: string[] | null;
+  /** The session that showed the confirmation screen last (approve/deny only from it); set with `inspectedAt`. */
+  inspectedBySessionId: string | null;
+  inspectedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -112,6 +115,13 @@ export const IdentityDeviceGrantSchema = new EntitySchema<IdentityDeviceGrantRow
     createdAt: timestampColumn('created_at'),
     updatedAt: timestampColumn('updated_at'),
     version: versionColumn(),
+    inspectedBySessionId: referenceColumn(
+      IDENTITY_ENTITY_NAMES.session,
+      'inspected_by_session_id',
+      'device_grants_inspected_by_session_id_foreign',
+      { nullable: true },
+    ),
+    inspectedAt: timestampColumn('inspected_at', { nullable: true }),
   },
   uniques: [
     {
@@ -144,7 +154,9 @@ export const IdentityDeviceGrantSchema = new EntitySchema<IdentityDeviceGrantRow
     ),
     check('device_grants_expiry_check', 'expires_at > created_at'),
     check('device_grants_version_check', 'version >= 0'),
+    check('device_grants_inspection_check', '(inspected_by_session_id is null) = (inspected_at is null)'),
   ],
+  indexes: [{ name: 'device_grants_expires_at_index', properties: ['expiresAt'] }],
 });
 
 /**

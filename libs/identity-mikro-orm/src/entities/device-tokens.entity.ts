@@ -13,6 +13,7 @@ import {
   type KeyedDigestAlgorithm,
 } from '../schema/identity-schema.values.js';
 import {
+  byteaColumn,
   capabilitiesCheck,
   check,
   enumColumn,
@@ -98,6 +99,7 @@ export const IdentityDeviceTokenFamilySchema = new EntitySchema<IdentityDeviceTo
   },
   uniques: [{ name: 'device_token_families_device_grant_id_unique', properties: ['deviceGrantId'] }],
   indexes: [
+    { name: 'device_token_families_expires_at_index', properties: ['expiresAt'] },
     {
       name: 'device_token_families_active_tenant_index',
       expression:
@@ -210,6 +212,12 @@ export interface IdentityDeviceRefreshTokenRow {
   updatedAt: Date;
   revokedAt: Date | null;
   version: number;
+  /** On a rotated parent inside its retry window: the successor pair sealed by the domain layer (opaque). */
+  retrySealedSuccessor: Buffer | null;
+  /** End of the retry window; set exactly with `retrySealedSuccessor`. */
+  retryUntil: Date | null;
+  /** The successor's access token while the sealed successor is kept. */
+  retryAccessTokenId: string | null;
 }
 
 /**
@@ -247,7 +255,22 @@ export const IdentityDeviceRefreshTokenSchema = new EntitySchema<IdentityDeviceR
     updatedAt: timestampColumn('updated_at'),
     revokedAt: timestampColumn('revoked_at', { nullable: true }),
     version: versionColumn(),
+    retrySealedSuccessor: byteaColumn('retry_sealed_successor', { nullable: true }),
+    retryUntil: timestampColumn('retry_until', { nullable: true }),
+    retryAccessTokenId: referenceColumn(
+      IDENTITY_ENTITY_NAMES.deviceAccessToken,
+      'retry_access_token_id',
+      'device_refresh_tokens_retry_access_token_id_foreign',
+      { nullable: true },
+    ),
   },
+  indexes: [
+    {
+      name: 'device_refresh_tokens_retry_until_index',
+      expression:
+        'create index "device_refresh_tokens_retry_until_index" on "tessera_identity"."device_refresh_tokens" ("retry_until") where retry_until is not null',
+    },
+  ],
   uniques: [
     { name: 'device_refresh_tokens_public_selector_unique', properties: ['publicSelector'] },
     {
@@ -266,6 +289,14 @@ export const IdentityDeviceRefreshTokenSchema = new EntitySchema<IdentityDeviceR
     ),
     check('device_refresh_tokens_expiry_check', 'expires_at > created_at'),
     check('device_refresh_tokens_version_check', 'version >= 0'),
+    check(
+      'device_refresh_tokens_retry_check',
+      "(retry_sealed_successor is null) = (retry_until is null) and (retry_until is null) = (retry_access_token_id is null) and (retry_until is null or state = 'rotated')",
+    ),
+    check(
+      'device_refresh_tokens_retry_sealed_successor_check',
+      'octet_length(retry_sealed_successor) >= 1 and octet_length(retry_sealed_successor) <= 4096',
+    ),
   ],
 });
 

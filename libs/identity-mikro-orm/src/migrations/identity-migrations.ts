@@ -4,6 +4,10 @@ import {
   IDENTITY_MIGRATION_LEDGER_NAME,
   Migration20261122060000IdentityMigrationLedger,
 } from './migration-20261122060000-identity-migration-ledger.js';
+import {
+  IDENTITY_DEVICE_RETRY_MIGRATION_NAME,
+  Migration20261125000000IdentityDeviceRetry,
+} from './migration-20261125000000-identity-device-retry.js';
 
 /**
  * The migrations of `@tessera/identity-mikro-orm`, oldest first, for `migrations.list` of
@@ -23,4 +27,5 @@ import {
 export const identityMigrations: readonly MigrationObject[] = Object.freeze([
   { name: 'tessera_identity_20261122000000_initial', class: Migration20261122000000IdentityInitial },
   { name: IDENTITY_MIGRATION_LEDGER_NAME, class: Migration20261122060000IdentityMigrationLedger },
+  { name: IDENTITY_DEVICE_RETRY_MIGRATION_NAME, class: Migration20261125000000IdentityDeviceRetry },
 ]);

@@ -100,6 +100,7 @@ describe('identityMigrationChecksums', () => {
       { name: 'tessera_identity_20261122000000_initial', checksum: RELEASED_INITIAL_CHECKSUM },
       // Only ledger statements: the SHA-256 of no SQL at all.
       { name: 'tessera_identity_20261122060000_migration_ledger', checksum: sha256('') },
+      { name: 'tessera_identity_20261125000000_device_retry', checksum: RELEASED_DEVICE_RETRY_CHECKSUM },
     ]);
   });
 });
@@ -125,6 +126,9 @@ describe('isIdentityLedgerStatement', () => {
       expect(isIdentityLedgerStatement(statement)).toBe(false);
   });
 });
+
+/** SHA-256 of the device retry migration's SQL (issue 13); frozen like the initial one. */
+const RELEASED_DEVICE_RETRY_CHECKSUM = 'a0c79e8c9031358d05505a74f6cd39be004b2f41107af18e58bd011e9d3fc6c9';
 
 /** SHA-256 of the initial migration's SQL; a change here means a released migration was edited. */
 const RELEASED_INITIAL_CHECKSUM = 'b22faff9d8534caab2328f82ac875d637fb63b5c868d2002ece5c31cbafa4ed0';

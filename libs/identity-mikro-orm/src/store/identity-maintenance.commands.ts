@@ -1,11 +1,19 @@
 import type { ExpiredRowsPurge, ExpiringRows, IdentityMaintenanceCommands } from '@tessera/identity';
 import { table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import {
+  clearEndedRetryWindows,
+  purgeExpiredDeviceGrants,
+  purgeExpiredDeviceTokenFamilies,
+} from './identity-device.maintenance.js';
+
+/** The tables purged by one `delete … where <expired>`. */
+type PlainExpiringRows = 'challenges' | 'rateLimitBuckets' | 'externalReplayReceipts' | 'federationTransactions';
 
 /** The advisory-lock key of the maintenance task (any constant; shared by every instance). */
 const MAINTENANCE_LOCK = 7_361_042_918;
 
 /** Per table: the expiry predicate over the row (`?` = the cutoff). */
-const EXPIRING: Readonly<Record<ExpiringRows, { table: string; expired: string }>> = {
+const EXPIRING: Readonly<Record<PlainExpiringRows, { table: string; expired: string }>> = {
   challenges: { table: 'challenges', expired: 'expires_at <= ?' },
   rateLimitBuckets: {
     table: 'rate_limit_buckets',
@@ -20,6 +28,9 @@ const NONE: Record<ExpiringRows, number> = {
   rateLimitBuckets: 0,
   externalReplayReceipts: 0,
   federationTransactions: 0,
+  deviceGrants: 0,
+  deviceTokenFamilies: 0,
+  deviceSealedSuccessors: 0,
 };
 
 /**
@@ -43,14 +54,17 @@ export class IdentityMaintenanceCommandHandlers implements IdentityMaintenanceCo
       const [lock] = await sql('select pg_try_advisory_xact_lock(?::bigint) as acquired', [MAINTENANCE_LOCK]);
       if (lock?.['acquired'] !== true) return { acquired: false, deleted: NONE, hasMore: false };
       const deleted = { ...NONE };
-      for (const key of Object.keys(EXPIRING) as ExpiringRows[])
+      for (const key of Object.keys(EXPIRING) as PlainExpiringRows[])
         deleted[key] = await purge(sql, key, before, batchSize);
+      deleted.deviceTokenFamilies = await purgeExpiredDeviceTokenFamilies(sql, before, batchSize);
+      deleted.deviceGrants = await purgeExpiredDeviceGrants(sql, before, batchSize);
+      deleted.deviceSealedSuccessors = await clearEndedRetryWindows(sql, before, batchSize);
       return { acquired: true, deleted, hasMore: Object.values(deleted).some((count) => count >= batchSize) };
     });
   }
 }
 
-async function purge(sql: Sql, key: ExpiringRows, before: Date, batchSize: number): Promise<number> {
+async function purge(sql: Sql, key: PlainExpiringRows, before: Date, batchSize: number): Promise<number> {
   const { table: name, expired } = EXPIRING[key];
   const [row] = await sql(
     `with gone as (

@@ -203,6 +203,111 @@ export const BOOTSTRAP_RECEIPT_FIELDS = [
   'consumed_at',
 ] as const;
 
+export const DEVICE_GRANT_FIELDS = [
+  'id',
+  'device_code_digest_algorithm',
+  'device_code_digest_encoded',
+  'device_code_digest_key_version',
+  'user_code_digest_algorithm',
+  'user_code_digest_encoded',
+  'user_code_digest_key_version',
+  'client_id',
+  'client_name',
+  'requested_capabilities',
+  'state',
+  'interval_seconds',
+  'poll_count',
+  'last_polled_at',
+  'expires_at',
+  'user_id',
+  'organization_id',
+  'membership_id',
+  'membership_version',
+  'authorized_by_user_id',
+  'authorized_at',
+  'approved_capabilities',
+  'created_at',
+  'updated_at',
+  'version',
+  'inspected_by_session_id',
+  'inspected_at',
+] as const;
+
+export const DEVICE_TOKEN_FAMILY_FIELDS = [
+  'id',
+  'device_grant_id',
+  'user_id',
+  'organization_id',
+  'membership_id',
+  'membership_version',
+  'client_id',
+  'capabilities',
+  'state',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'revoked_at',
+  'revoked_reason',
+  'version',
+] as const;
+
+export const DEVICE_ACCESS_TOKEN_FIELDS = [
+  'id',
+  'family_id',
+  'public_selector',
+  'token_digest_algorithm',
+  'token_digest_encoded',
+  'token_digest_key_version',
+  'state',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'revoked_at',
+  'version',
+] as const;
+
+/**
+ * A refresh token row without `retry_sealed_successor`: the sealed blob leaves the database only
+ * where a retry returns it (the rotation command selects it by name).
+ */
+export const DEVICE_REFRESH_TOKEN_FIELDS = [
+  'id',
+  'family_id',
+  'public_selector',
+  'token_digest_algorithm',
+  'token_digest_encoded',
+  'token_digest_key_version',
+  'state',
+  'rotation_counter',
+  'rotated_to_id',
+  'consumed_at',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'revoked_at',
+  'version',
+  'retry_until',
+] as const;
+
+export const DEVICE_GRANT_DIGEST_RESERVATION_FIELDS = [
+  'digest_algorithm',
+  'digest_encoded',
+  'digest_key_version',
+  'grant_id',
+  'kind',
+  'created_at',
+] as const;
+
+export const DEVICE_TOKEN_CREDENTIAL_RESERVATION_FIELDS = [
+  'kind',
+  'token_id',
+  'public_selector',
+  'digest_algorithm',
+  'digest_encoded',
+  'digest_key_version',
+  'created_at',
+] as const;
+
 /**
  * The explicit column list of every table a statement reads whole rows of. Statements name their
  * columns instead of `*`: a prepared statement's result type then stays the same when a migration
@@ -221,6 +326,12 @@ const TABLE_FIELDS: Record<string, readonly string[]> = {
   service_credentials: SERVICE_CREDENTIAL_FIELDS,
   audit_events: AUDIT_EVENT_FIELDS,
   bootstrap_receipts: BOOTSTRAP_RECEIPT_FIELDS,
+  device_grants: DEVICE_GRANT_FIELDS,
+  device_token_families: DEVICE_TOKEN_FAMILY_FIELDS,
+  device_access_tokens: DEVICE_ACCESS_TOKEN_FIELDS,
+  device_refresh_tokens: DEVICE_REFRESH_TOKEN_FIELDS,
+  device_grant_digest_reservations: DEVICE_GRANT_DIGEST_RESERVATION_FIELDS,
+  device_token_credential_reservations: DEVICE_TOKEN_CREDENTIAL_RESERVATION_FIELDS,
 };
 
 /**

@@ -52,8 +52,8 @@ export function optionalInstant(row: Row, column: string): Date | null {
   return row[column] === null || row[column] === undefined ? null : instant(row, column);
 }
 
-// `bytea` arrives as a Buffer from the driver; its hex text form (`\x…`) is read too.
-function bytes(row: Row, column: string): Uint8Array {
+/** A `bytea` column: a driver Buffer, or its hex text form (`\x…`). */
+export function bytes(row: Row, column: string): Uint8Array {
   const value = row[column];
   if (value instanceof Uint8Array) return new Uint8Array(value);
   const hex = /^\\x((?:[0-9a-f]{2})*)$/i.exec(String(value)) ?? abort('internal');

@@ -4,6 +4,9 @@ import { IdentityAuditEnvironmentCommandHandlers } from './identity-audit-enviro
 import { IdentityCeremonyCommandHandlers } from './identity-ceremony.commands.js';
 import { IdentityCredentialCommandHandlers } from './identity-credential.commands.js';
 import { IdentityCredentialReadQueries } from './identity-credential.reads.js';
+import { IdentityDeviceGrantCommandHandlers } from './identity-device-grant.commands.js';
+import { IdentityDeviceTokenCommandHandlers } from './identity-device-token.commands.js';
+import { IdentityDeviceReadQueries } from './identity-device.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
 import { IdentityFederationReadQueries } from './identity-federation.reads.js';
 import { IdentityMaintenanceCommandHandlers } from './identity-maintenance.commands.js';
@@ -49,6 +52,9 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly organizations: IdentityOrganizationCommandHandlers;
   private readonly federationReads: IdentityFederationReadQueries;
   private readonly maintenance: IdentityMaintenanceCommandHandlers;
+  private readonly deviceReads: IdentityDeviceReadQueries;
+  private readonly deviceGrants: IdentityDeviceGrantCommandHandlers;
+  private readonly deviceTokens: IdentityDeviceTokenCommandHandlers;
 
   /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
   constructor(source: MikroORM | EntityManager) {
@@ -69,6 +75,9 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.organizations = new IdentityOrganizationCommandHandlers(gateway);
     this.federationReads = new IdentityFederationReadQueries(gateway);
     this.maintenance = new IdentityMaintenanceCommandHandlers(gateway);
+    this.deviceReads = new IdentityDeviceReadQueries(gateway);
+    this.deviceGrants = new IdentityDeviceGrantCommandHandlers(gateway);
+    this.deviceTokens = new IdentityDeviceTokenCommandHandlers(gateway);
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
@@ -172,4 +181,30 @@ export class MikroOrmIdentityStore implements IdentityStore {
   findFederatedSessionStanding: IdentityStore['findFederatedSessionStanding'] = (federation, userId) =>
     this.federationReads.findFederatedSessionStanding(federation, userId);
   purgeExpiredRows: IdentityStore['purgeExpiredRows'] = (input) => this.maintenance.purgeExpiredRows(input);
+
+  findDeviceGrant: IdentityStore['findDeviceGrant'] = (id) => this.deviceReads.findDeviceGrant(id);
+  findDeviceGrantByDeviceCodeDigest: IdentityStore['findDeviceGrantByDeviceCodeDigest'] = (digest) =>
+    this.deviceReads.findDeviceGrantByDeviceCodeDigest(digest);
+  findDeviceGrantByUserCodeDigest: IdentityStore['findDeviceGrantByUserCodeDigest'] = (digest) =>
+    this.deviceReads.findDeviceGrantByUserCodeDigest(digest);
+  findDeviceTokenFamily: IdentityStore['findDeviceTokenFamily'] = (id) => this.deviceReads.findDeviceTokenFamily(id);
+  findDeviceAccessTokenBySelector: IdentityStore['findDeviceAccessTokenBySelector'] = (selector) =>
+    this.deviceReads.findDeviceAccessTokenBySelector(selector);
+  findDeviceRefreshTokenBySelector: IdentityStore['findDeviceRefreshTokenBySelector'] = (selector) =>
+    this.deviceReads.findDeviceRefreshTokenBySelector(selector);
+  findDeviceAccessGrant: IdentityStore['findDeviceAccessGrant'] = (selector) =>
+    this.deviceReads.findDeviceAccessGrant(selector);
+  createDeviceGrant: IdentityStore['createDeviceGrant'] = (input) => this.deviceGrants.createDeviceGrant(input);
+  recordDeviceGrantPoll: IdentityStore['recordDeviceGrantPoll'] = (input) =>
+    this.deviceGrants.recordDeviceGrantPoll(input);
+  inspectDeviceGrant: IdentityStore['inspectDeviceGrant'] = (input) => this.deviceGrants.inspectDeviceGrant(input);
+  authorizeDeviceGrant: IdentityStore['authorizeDeviceGrant'] = (input) =>
+    this.deviceGrants.authorizeDeviceGrant(input);
+  denyDeviceGrant: IdentityStore['denyDeviceGrant'] = (input) => this.deviceGrants.denyDeviceGrant(input);
+  cancelDeviceGrant: IdentityStore['cancelDeviceGrant'] = (input) => this.deviceGrants.cancelDeviceGrant(input);
+  claimDeviceGrant: IdentityStore['claimDeviceGrant'] = (input) => this.deviceGrants.claimDeviceGrant(input);
+  rotateDeviceRefreshToken: IdentityStore['rotateDeviceRefreshToken'] = (input) =>
+    this.deviceTokens.rotateDeviceRefreshToken(input);
+  revokeDeviceTokenFamily: IdentityStore['revokeDeviceTokenFamily'] = (input) =>
+    this.deviceTokens.revokeDeviceTokenFamily(input);
 }

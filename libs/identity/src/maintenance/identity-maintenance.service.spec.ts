@@ -6,7 +6,15 @@ import type { ExpiredRowsPurge } from '../store/identity-maintenance.port.js';
 import type { StoreResult } from '../store/identity-store.port.js';
 import { IdentityMaintenance } from './identity-maintenance.service.js';
 
-const NONE = { challenges: 0, rateLimitBuckets: 0, externalReplayReceipts: 0, federationTransactions: 0 };
+const NONE = {
+  challenges: 0,
+  rateLimitBuckets: 0,
+  externalReplayReceipts: 0,
+  federationTransactions: 0,
+  deviceGrants: 0,
+  deviceTokenFamilies: 0,
+  deviceSealedSuccessors: 0,
+};
 const batch = (over: Partial<ExpiredRowsPurge> = {}): StoreResult<ExpiredRowsPurge> => ({
   ok: true,
   value: { acquired: true, deleted: NONE, hasMore: false, ...over },

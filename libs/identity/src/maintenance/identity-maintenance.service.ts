@@ -53,6 +53,9 @@ export class IdentityMaintenance implements OnApplicationBootstrap, OnApplicatio
       rateLimitBuckets: 0,
       externalReplayReceipts: 0,
       federationTransactions: 0,
+      deviceGrants: 0,
+      deviceTokenFamilies: 0,
+      deviceSealedSuccessors: 0,
     };
     let batches = 0;
     let hasMore = true;

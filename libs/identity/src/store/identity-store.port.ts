@@ -1,5 +1,6 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
+import type { IdentityDevicePort } from './identity-device.port.js';
 import type { IdentityFederationReads } from './identity-federation.port.js';
 import type { IdentityMaintenanceCommands } from './identity-maintenance.port.js';
 import type { IdentityInvitationAuditPort } from './identity-invitation-audit.port.js';
@@ -243,6 +244,7 @@ export type IdentityStore = IdentityStoreReads &
   IdentityOrganizationReads &
   IdentityOrganizationCommands &
   IdentityFederationReads &
+  IdentityDevicePort &
   IdentityMaintenanceCommands;
 
 /** DI token of the {@link IdentityStore} port. */
