@@ -58,11 +58,13 @@ export type {
   NewDeviceToken,
   NewDeviceTokenPair,
 } from './store/identity-device.records.js';
+export { deviceFamilyStanding } from './store/identity-device.records.js';
 export {
-  DEVICE_MAX_INTERVAL_SECONDS,
+  decideDevicePoll,
+  DEVICE_MAX_POLLING_INTERVAL_SECONDS,
   DEVICE_SLOW_DOWN_STEP_SECONDS,
-  deviceFamilyStanding,
-} from './store/identity-device.records.js';
+} from './device/device-poll.decision.js';
+export type { DevicePollDecision, DevicePollGrant } from './device/device-poll.decision.js';
 export type {
   DeviceFamilyReference,
   DevicePollOutcome,

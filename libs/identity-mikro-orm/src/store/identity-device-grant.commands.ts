@@ -1,6 +1,5 @@
 import {
-  DEVICE_MAX_INTERVAL_SECONDS,
-  DEVICE_SLOW_DOWN_STEP_SECONDS,
+  decideDevicePoll,
   type DeviceGrantRecord,
   type DevicePollOutcome,
   type IdentityDeviceCommands,
@@ -137,34 +136,26 @@ export class IdentityDeviceGrantCommandHandlers implements Pick<
         for (const audit of audits({ outcome, grant: current })) await insertAudit(sql, audit);
         return answer(outcome, current);
       };
-      if (grant.clientId !== clientId) return answer('invalid_grant');
-      switch (grant.state) {
-        case 'denied':
-          return answer('access_denied');
-        case 'expired':
-          return answer('expired_token');
-        case 'consumed':
-        case 'cancelled':
-          return answer('invalid_grant');
-        default:
-          break;
+      // The one poll decision of the device flow (`decideDevicePoll`), taken under the row lock.
+      const decision = decideDevicePoll(grant, clientId, at);
+      switch (decision.action) {
+        case 'refuse':
+          return answer(decision.error);
+        case 'exchange':
+          return answer('authorized');
+        case 'expire':
+          return written('expired_token', await updateGrant(sql, grant, "state = 'expired'", [], at));
+        case 'record_poll': {
+          const polled = await updateGrant(
+            sql,
+            grant,
+            'poll_count = poll_count + 1, last_polled_at = ?, interval_seconds = ?',
+            [decision.lastPolledAt, decision.intervalSeconds],
+            at,
+          );
+          return written(decision.error, polled);
+        }
       }
-      if (expired(grant, at))
-        return written('expired_token', await updateGrant(sql, grant, "state = 'expired'", [], at));
-      if (grant.state === 'authorized') return answer('authorized');
-      const early =
-        grant.lastPolledAt !== null && at.getTime() < grant.lastPolledAt.getTime() + grant.intervalSeconds * 1000;
-      const interval = early
-        ? Math.min(grant.intervalSeconds + DEVICE_SLOW_DOWN_STEP_SECONDS, DEVICE_MAX_INTERVAL_SECONDS)
-        : grant.intervalSeconds;
-      const polled = await updateGrant(
-        sql,
-        grant,
-        'poll_count = poll_count + 1, last_polled_at = ?, interval_seconds = ?',
-        [at, interval],
-        at,
-      );
-      return written(early ? 'slow_down' : 'authorization_pending', polled);
     });
   }
 

@@ -16,10 +16,6 @@ export type DeviceAccessTokenState = 'active' | 'revoked' | 'expired';
 /** Device refresh token state: `rotated` once, replay of a rotated token revokes the family. */
 export type DeviceRefreshTokenState = 'active' | 'rotated' | 'revoked' | 'expired';
 
-/** Seconds a `slow_down` adds to a grant's polling interval (identity-model §3). */
-export const DEVICE_SLOW_DOWN_STEP_SECONDS = 5;
-/** The polling interval never grows beyond this (identity-model §3). */
-export const DEVICE_MAX_INTERVAL_SECONDS = 300;
 
 /** What an approval bound to a grant (all set together, then immutable). */
 export interface DeviceGrantAuthorization {
