@@ -12,6 +12,8 @@ import { createIdentityConfig } from './config/identity-config.validator.js';
 import { IdentityStartupError } from './errors/identity-boot.errors.js';
 import { identityAuthorityCheck, identityRequestId, identityRequestTime } from './http/pipeline-stages.js';
 import { identityMiddleware } from './http/identity.middleware.js';
+import { CompositeBearerResolver } from './http/bearer-credential.js';
+import { DeviceAccessTokenResolver } from './device/device-bearer.resolver.js';
 import { identityCsrfMiddleware } from './http/csrf.middleware.js';
 import { trustedProxyList } from './http/client-address.js';
 import { identityErrorMapper } from './http/identity-error.mapper.js';
@@ -105,11 +107,15 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         cookieName: config.sessionCookie.name,
         answersCookieFailures,
         organizationSelectors: [options.organizationSelector ?? []].flat(),
-        bearer: new ServiceCredentialResolver(store, keys.servicePepper, {
-          rotationOverlapSeconds: config.lifetimes.serviceCredentialRotationOverlapSeconds,
-          touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
-          allowlist: config.capabilities.service,
-        }),
+        // identity-http §2.1: a bearer is tried as a device access token first, then as a service credential.
+        bearer: new CompositeBearerResolver([
+          new DeviceAccessTokenResolver(store, keys.devicePepper, kernel.audit),
+          new ServiceCredentialResolver(store, keys.servicePepper, {
+            rotationOverlapSeconds: config.lifetimes.serviceCredentialRotationOverlapSeconds,
+            touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
+            allowlist: config.capabilities.service,
+          }),
+        ]),
       }),
     },
     {

@@ -101,6 +101,7 @@ export type {
 export { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
 export type { RateLimitPolicy, RateLimitDecision } from './store/identity-rate-limiter.port.js';
 export type {
+  DeviceDelegation,
   IdentityContext,
   IdentityPrincipal,
   PrincipalKind,

@@ -7,6 +7,17 @@ import type {
   SessionRecord,
 } from '../store/identity-records.js';
 
+/**
+ * What a device principal acts through (identity-model §5.5): its token family, the family's
+ * client and its one organization (present on every request of the device, whatever the route
+ * names; organization scope itself still comes only from the route).
+ */
+export interface DeviceDelegation {
+  readonly familyId: string;
+  readonly clientId: string;
+  readonly organization: OrganizationRecord;
+}
+
 /** Kinds of identity principal (identity-model §1). */
 export type PrincipalKind = 'user' | 'device' | 'service';
 
@@ -30,6 +41,8 @@ export interface IdentityPrincipal {
 export interface IdentityContext {
   readonly principal: IdentityPrincipal;
   readonly session?: SessionRecord;
+  /** Only for a device principal. */
+  readonly device?: DeviceDelegation;
   readonly organization?: OrganizationRecord;
   readonly membership?: MembershipRecord;
   readonly role?: OrganizationRole;

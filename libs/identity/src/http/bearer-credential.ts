@@ -13,6 +13,8 @@ export interface BearerRequest {
   readonly organizationId: string | undefined;
   readonly requestId: string;
   readonly requestTime: Date;
+  /** The request, for the request facts of an audit event a resolution writes. */
+  readonly exchange?: Exchange;
 }
 
 /** Outcome of a bearer resolution: the request's context, or why the bearer is refused. */
@@ -29,6 +31,27 @@ export type BearerResolution =
  */
 export interface BearerResolver {
   resolve(request: BearerRequest): Promise<BearerResolution>;
+}
+
+/**
+ * Tries `resolvers` in order (identity-http §2.1: device access tokens, then service credentials):
+ * the first success answers; `invalid_credentials` moves on to the next kind; an outage
+ * (`service_unavailable`) answers 503 at once without trying the others. Neither kind accepting the
+ * token → `invalid_credentials`.
+ *
+ * @example
+ * const bearer = new CompositeBearerResolver([deviceTokens, serviceCredentials]);
+ */
+export class CompositeBearerResolver implements BearerResolver {
+  constructor(private readonly resolvers: readonly BearerResolver[]) {}
+
+  async resolve(request: BearerRequest): Promise<BearerResolution> {
+    for (const resolver of this.resolvers) {
+      const result = await resolver.resolve(request);
+      if (result.ok || result.code !== 'invalid_credentials') return result;
+    }
+    return { ok: false, code: 'invalid_credentials' };
+  }
 }
 
 const BEARER = /^Bearer ([^ ]+)$/i;
@@ -74,6 +97,7 @@ export async function resolveBearer(
       organizationId,
       requestId: getRequestId(exchange) ?? '',
       requestTime: getRequestTime(exchange) ?? new Date(),
+      exchange,
     });
   } catch {
     return respondIdentityError(exchange, 'service_unavailable');

@@ -15,11 +15,14 @@ export interface CallerClasses {
   readonly anonymous?: boolean;
   readonly user?: boolean;
   readonly restricted?: boolean;
+  /** DEV: a device access token (capabilities = the family's approved scopes). */
+  readonly device?: boolean;
 }
 
 /**
- * Stage 7, the authentication gate: anonymous callers on a non-anonymous route and restricted
- * sessions on any route that does not admit them get 401 `authentication_required`.
+ * Stage 7, the authentication gate: anonymous callers on a non-anonymous route, restricted
+ * sessions on any route that does not admit them, and device or service bearers on a route that
+ * does not list DEV (no identity route lists SVC) get 401 `authentication_required`.
  */
 export function callerGate(classes: CallerClasses): Middleware {
   return async (exchange, next) => {
@@ -29,7 +32,9 @@ export function callerGate(classes: CallerClasses): Middleware {
         ? classes.anonymous === true
         : isRestricted(context)
           ? classes.restricted === true
-          : context.principal.kind === 'user' && classes.user === true;
+          : context.principal.kind === 'user'
+            ? classes.user === true
+            : context.principal.kind === 'device' && classes.device === true;
     if (!admitted) throw new IdentityError('authentication_required');
     await next();
   };

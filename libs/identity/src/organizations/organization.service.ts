@@ -7,12 +7,21 @@ import { mapStoreError } from '../errors/store.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import { storeRead } from '../http/route-kit.js';
 import type { IdentitySessions } from '../sessions/session.service.js';
-import type { AuditEventRecord, MembershipRecord, OrganizationRecord } from '../store/identity-records.js';
+import type { AuditEventRecord, OrganizationRecord, OrganizationRole } from '../store/identity-records.js';
+import { DEVICE_ROLE, requireDeviceScope } from '../device/device-bearer.resolver.js';
+import { decideOrganization } from '../guards/identity-decisions.js';
 import type { OrganizationChange } from '../store/identity-organization.port.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { IdentityBootstrap } from './bootstrap.service.js';
 import { IdentityMemberships } from './membership.service.js';
-import { organizationFailure, requireOrganizationScope, type OrganizationScope } from './organization-scope.js';
+import { organizationFailure, requireOrganizationScope } from './organization-scope.js';
+
+/** One row of `OrganizationSummary` (identity-http §4.5): the organization and the caller's role there. */
+export interface OrganizationSummaryEntry {
+  readonly organization: OrganizationRecord;
+  /** The member's role, or `device` for a device principal. */
+  readonly role: OrganizationRole | typeof DEVICE_ROLE;
+}
 
 /**
  * The organizations domain (routes 21–28 and 46, identity-http §4.1, identity-model §6.1): list,
@@ -37,15 +46,21 @@ export class IdentityOrganizations {
   }
 
   /**
-   * Route 21: the caller's active memberships in active organizations, sorted by id; a federated
-   * session sees its own tenant only.
+   * Route 21: the caller's active memberships in active organizations with their roles, sorted by
+   * id; a federated session sees its own tenant only; a device (with `identity.organizations`,
+   * else 404) exactly its family's organization with role `device`.
    */
-  async list(context: IdentityContext): Promise<{ organization: OrganizationRecord; membership: MembershipRecord }[]> {
+  async list(context: IdentityContext): Promise<OrganizationSummaryEntry[]> {
+    if (context.device !== undefined) {
+      requireDeviceScope(context, 'identity.organizations');
+      return [{ organization: context.device.organization, role: DEVICE_ROLE }];
+    }
     const entries = await storeRead(() => this.kernel.store.listOrganizationsForUser(context.principal.id));
     const tenant = context.session?.federation?.organizationId;
     return entries
       .filter(({ organization }) => tenant === undefined || organization.id === tenant)
-      .sort((a, b) => (a.organization.id < b.organization.id ? -1 : 1));
+      .sort((a, b) => (a.organization.id < b.organization.id ? -1 : 1))
+      .map(({ organization, membership }) => ({ organization, role: membership.role }));
   }
 
   /** Route 22: step-up; the creator becomes the only owner; a taken slug → 409. */
@@ -80,9 +95,18 @@ export class IdentityOrganizations {
     return result.value.organization;
   }
 
-  /** Route 23: any active membership. */
-  read(context: IdentityContext, organizationId: string): OrganizationScope {
-    return requireOrganizationScope(context, organizationId);
+  /**
+   * Route 23: any active membership; a device (with `identity.organizations`) only its family's
+   * organization, with role `device`; anything else 404.
+   */
+  read(context: IdentityContext, organizationId: string): OrganizationSummaryEntry {
+    if (context.device !== undefined) {
+      if (!decideOrganization(context, organizationId).allow) throw new IdentityError('not_found');
+      requireDeviceScope(context, 'identity.organizations');
+      return { organization: context.organization!, role: DEVICE_ROLE };
+    }
+    const { organization, role } = requireOrganizationScope(context, organizationId);
+    return { organization, role };
   }
 
   /** Route 24: `organization.update`. */

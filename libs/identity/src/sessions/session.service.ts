@@ -1,3 +1,4 @@
+import { requireDeviceScope } from '../device/device-bearer.resolver.js';
 import type { IdentityCall } from '../context/identity-call.js';
 import type { IdentityContext } from '../context/identity-context.js';
 import { IdentityError } from '../errors/identity.errors.js';
@@ -93,8 +94,9 @@ export class IdentitySessions {
     });
   }
 
-  /** The caller's user (route 1); a vanished user is 401. */
+  /** The caller's user (route 1); a vanished user is 401; a device needs `identity.profile` (else 404). */
   async me(context: IdentityContext): Promise<UserRecord> {
+    requireDeviceScope(context, 'identity.profile');
     const user = await this.kernel.store.findUser(context.principal.id);
     if (user === null) throw new IdentityError('authentication_required');
     return user;

@@ -227,6 +227,7 @@ function callerClasses(row: IdentityRoute): string[] {
   if (row.callers.anonymous === true) classes.push('ANON');
   if (row.callers.user === true) classes.push('USER');
   if (row.callers.restricted === true) classes.push('RSTR');
+  if (row.callers.device === true) classes.push('DEV');
   return classes;
 }
 
@@ -236,6 +237,7 @@ function security(row: IdentityRoute): Record<string, string[]>[] {
   if (row.callers.user === true || row.callers.restricted === true) {
     requirements.push(UNSAFE.has(row.method) ? { sessionCookie: [], csrfToken: [] } : { sessionCookie: [] });
   }
+  if (row.callers.device === true) requirements.push({ bearer: [] });
   return requirements;
 }
 

@@ -10,6 +10,11 @@ const TIMESTAMP: JsonSchema = {
 };
 const ROLE: JsonSchema = { type: 'string', enum: ['owner', 'admin', 'publisher', 'viewer'] };
 const ASSURANCE: JsonSchema = { type: 'string', enum: ['recovery', 'session', 'passkey', 'step_up'] };
+/** A principal's assurance: a session's, or `device_token` for a device access token (route 1). */
+const PRINCIPAL_ASSURANCE: JsonSchema = {
+  type: 'string',
+  enum: ['recovery', 'session', 'passkey', 'step_up', 'device_token'],
+};
 const CAPABILITY: JsonSchema = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$', maxLength: 200 };
 const CSRF_TOKEN: JsonSchema = {
   type: 'string',
@@ -49,7 +54,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
     Me: object(['userId', 'displayName', 'assuranceLevel'], {
       userId: ref('Uuid'),
       displayName: { type: 'string' },
-      assuranceLevel: ASSURANCE,
+      assuranceLevel: PRINCIPAL_ASSURANCE,
     }),
     SessionCreated: object(
       ['userId', 'sessionId', 'assurance', 'authenticatedAt', 'idleExpiresAt', 'absoluteExpiresAt', 'csrfToken'],
@@ -200,7 +205,10 @@ export function componentSchemas(): Record<string, JsonSchema> {
       id: ref('Uuid'),
       name: { type: 'string' },
       slug: { type: 'string' },
-      role: ref('Role'),
+      role: {
+        description: 'The caller’s role there; `device` for a device access token.',
+        anyOf: [ref('Role'), { const: 'device' }],
+      },
     }),
     Organization: object(['id', 'name', 'slug', 'state', 'version', 'createdAt', 'updatedAt'], {
       id: ref('Uuid'),

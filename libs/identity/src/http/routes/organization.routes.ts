@@ -1,5 +1,6 @@
 import { bootstrapAvailable } from '../../organizations/bootstrap.service.js';
-import type { OrganizationRecord, OrganizationRole } from '../../store/identity-records.js';
+import type { OrganizationSummaryEntry } from '../../organizations/organization.service.js';
+import type { OrganizationRecord } from '../../store/identity-records.js';
 import { respondIdentityJson } from '../identity-response.js';
 import { membershipView, organizationView } from '../identity-views.js';
 import { fields, route, type IdentityRouteTable } from './route-table.js';
@@ -20,8 +21,8 @@ const BOOTSTRAP_BODY = fields({
   organizationSlug: { kind: 'slug' },
 });
 
-/** `OrganizationSummary` (identity-http §4.5): the organization with the caller's role in it. */
-function organizationSummaryView(organization: OrganizationRecord, role: OrganizationRole) {
+/** `OrganizationSummary` (identity-http §4.5): the organization with the caller's role in it (`device` for a device). */
+function organizationSummaryView(organization: OrganizationRecord, role: OrganizationSummaryEntry['role']) {
   return { id: organization.id, name: organization.name, slug: organization.slug, role };
 }
 
@@ -34,24 +35,26 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
   route({
     method: 'GET',
     path: ORGANIZATIONS,
-    callers: { user: true },
+    callers: { user: true, device: true },
     doc: {
       tag: 'organizations',
       summary: 'The caller’s organizations',
+      description:
+        'A device access token needs the `identity.organizations` scope (else 404) and sees exactly its organization, with role `device`.',
       responses: {
         200: {
           description: 'Each organization with the caller’s role, sorted by id',
           body: arrayOf(ref('OrganizationSummary')),
         },
       },
-      errors: [],
+      errors: ['not_found'],
     },
     handle: async (call) => {
       const entries = await call.services.organizations.list(call.caller().context);
       respondIdentityJson(
         call.exchange,
         200,
-        entries.map(({ organization, membership }) => organizationSummaryView(organization, membership.role)),
+        entries.map(({ organization, role }) => organizationSummaryView(organization, role)),
       );
     },
   }),
@@ -80,10 +83,12 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
   route({
     method: 'GET',
     path: ORGANIZATION,
-    callers: { user: true },
+    callers: { user: true, device: true },
     doc: {
       tag: 'organizations',
       summary: 'One of the caller’s organizations',
+      description:
+        'A device access token needs the `identity.organizations` scope and reads only its own organization, with role `device` (anything else 404).',
       responses: { 200: { description: 'The organization with the caller’s role', body: ref('OrganizationSummary') } },
       errors: ['not_found'],
     },

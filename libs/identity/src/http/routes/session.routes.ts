@@ -21,10 +21,12 @@ export const SESSION_ROUTES: IdentityRouteTable = [
   route({
     method: 'GET',
     path: '/identity/v1/me',
-    callers: { user: true },
+    callers: { user: true, device: true },
     doc: {
       tag: 'sessions',
       summary: 'The signed-in user',
+      description:
+        'A device access token needs the `identity.profile` scope (else 404) and answers its user with assurance `device_token`.',
       responses: { 200: { description: 'The caller and the assurance of their session', body: ref('Me') } },
       errors: ['not_found'],
     },
