@@ -217,6 +217,25 @@ describe('device access tokens as bearer credentials', () => {
     });
   });
 
+  it('revokes a drifted family once when several requests race: all 401, one revocation audit', async () => {
+    const orgId = await rows().organization({ at: new Date() });
+    const seeded = await seedDevice(app, orgId);
+    await rows().sql(`update tessera_identity.memberships set role = 'viewer', version = version + 1 where id = ?`, [
+      seeded.membershipId,
+    ]);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get('/identity/v1/me', seeded.accessToken)));
+    expect(answers.map(outcome)).toEqual(answers.map(() => ({ status: 401, code: 'invalid_credentials' })));
+    expect((await familyRow(app, seeded.familyId)).state).toBe('revoked');
+    expect(await rows().count('audit_events', `action = 'device_token.revoked' and organization_id = ?`, [orgId])).toBe(
+      1,
+    );
+  });
+
+  it('refuses a device bearer together with a session cookie (401 invalid_credentials)', async () => {
+    const res = await get('/identity/v1/me', device.accessToken).set('cookie', '__Host-tessera_session=x.y');
+    expect(outcome(res)).toEqual({ status: 401, code: 'invalid_credentials' });
+  });
+
   it('answers 503 on a store outage without trying the service credential kind', async () => {
     const store = identityKernelOf(app).store;
     const device_ = jest.spyOn(store, 'findDeviceAccessGrant').mockRejectedValueOnce(new Error('connection lost'));
