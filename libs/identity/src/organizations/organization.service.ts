@@ -101,9 +101,11 @@ export class IdentityOrganizations {
    */
   read(context: IdentityContext, organizationId: string): OrganizationSummaryEntry {
     if (context.device !== undefined) {
-      if (!decideOrganization(context, organizationId).allow) throw new IdentityError('not_found');
+      const { organization } = context;
+      if (organization === undefined || !decideOrganization(context, organizationId).allow)
+        throw new IdentityError('not_found');
       requireDeviceScope(context, 'identity.organizations');
-      return { organization: context.organization!, role: DEVICE_ROLE };
+      return { organization, role: DEVICE_ROLE };
     }
     const { organization, role } = requireOrganizationScope(context, organizationId);
     return { organization, role };
