@@ -8,7 +8,7 @@ import { getIdentityContext } from '../identity-exchange.js';
 import { decodeBody, isUuidV7, type BodySchema, type DecodedBody } from '../request-fields.js';
 import { callerGate, rateLimited, readIdentityJson, requestTime, type CallerClasses } from '../route-kit.js';
 import { identityServices, type IdentityServices } from './identity-services.js';
-import type { CustomBodyRouteDoc, RouteDoc } from './route-doc.js';
+import type { CustomBodyRouteDoc, OAuthRouteDoc, RouteDoc } from './route-doc.js';
 
 /** HTTP methods an identity route may declare (a GET route also answers HEAD; PUT is for SCIM). */
 export type IdentityRouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -106,6 +106,8 @@ interface IdentityRouteStages<B> {
  */
 type IdentityRouteBody<B> =
   | { readonly body?: undefined; readonly doc: RouteDoc }
+  /** An OAuth endpoint (`/oauth/*`): its handler reads the form body itself (`readOAuthForm`). */
+  | { readonly body?: undefined; readonly doc: OAuthRouteDoc }
   | { readonly body: FieldsDecoder<B>; readonly doc: RouteDoc }
   | { readonly body: BodyDecoder<B>; readonly doc: CustomBodyRouteDoc };
 
