@@ -59,7 +59,6 @@ export type {
   NewDeviceTokenPair,
 } from './store/identity-device.records.js';
 export { deviceFamilyStanding } from './store/identity-device.records.js';
-export { userCodeLookupDigests } from './tokens/device-code.format.js';
 export { DEVICE_CODE_GRANT_TYPE } from './device/identity-device.service.js';
 export type { DeviceAuthorizationResponse, DeviceTokenResponse } from './device/identity-device.service.js';
 export {

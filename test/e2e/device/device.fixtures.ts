@@ -1,5 +1,10 @@
 import request from 'supertest';
-import { userCodeLookupDigests } from '@tessera/identity';
+// White-box: the device-code digests, to cancel a grant as its holder would (route 38 is not part of this change).
+import {
+  deviceCodeLookupDigests,
+  parseDeviceCode,
+  userCodeLookupDigests,
+} from '../../../libs/identity/src/tokens/device-code.format.js';
 import { bootIdentityApp, type IdentityTestApp } from '../../support/identity-app.js';
 import { identityKernelOf } from '../../support/identity-kernel.js';
 import { seedMember, seedOrganization, tenantRows, type SeededMember } from '../../support/tenant-seed.js';
@@ -111,4 +116,21 @@ export async function rowsOf(
   params: unknown[],
 ): Promise<Record<string, unknown>[]> {
   return tenantRows(identity).sql(sql, params);
+}
+
+/** Cancels the grant of `deviceCode` through the store port, as its holder. */
+export async function cancelDevice(identity: IdentityTestApp, deviceCode: string): Promise<void> {
+  const kernel = identityKernelOf(identity.app);
+  const [deviceCodeDigest] = deviceCodeLookupDigests(kernel.keys.devicePepper, parseDeviceCode(deviceCode)!);
+  const at = identity.clock.now();
+  const cancelled = await kernel.store.cancelDeviceGrant({
+    deviceCodeDigest: deviceCodeDigest!,
+    at,
+    audit: kernel.audit.event(undefined, at, {
+      actor: { type: 'anonymous' },
+      action: 'device_grant.changed',
+      reasonCode: 'device_authorization_cancelled',
+    }),
+  });
+  if (!cancelled.ok) throw new Error(`cancel failed: ${cancelled.code}`);
 }
