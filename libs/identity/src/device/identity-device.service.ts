@@ -1,13 +1,25 @@
 import type { Exchange } from '@tessera/web';
+import { buildSessionContext } from '../context/context-builder.js';
+import type { IdentityCall } from '../context/identity-call.js';
+import { IdentityError } from '../errors/identity.errors.js';
 import { OAuthError } from '../errors/oauth.errors.js';
 import type { OAuthFormFields } from '../http/oauth-form.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import type { DevicePollOutcome } from '../store/identity-device.port.js';
-import type { DeviceTokenFamilyRecord, NewDeviceTokenPair } from '../store/identity-device.records.js';
+import type {
+  DeviceGrantRecord,
+  DeviceTokenFamilyRecord,
+  NewDeviceTokenPair,
+} from '../store/identity-device.records.js';
 import type { AuditEventInput, StoredDigest } from '../store/identity-records.js';
 import type { StoreFailureCode, StoreResult } from '../store/identity-store.port.js';
 import { encodeBase64Url } from '../tokens/base64url.codec.js';
-import { deviceCodeLookupDigests, issueDeviceCodes, parseDeviceCode } from '../tokens/device-code.format.js';
+import {
+  deviceCodeLookupDigests,
+  issueDeviceCodes,
+  parseDeviceCode,
+  userCodeLookupDigests,
+} from '../tokens/device-code.format.js';
 import { digestDeviceToken, issueDeviceToken, parseDeviceToken } from '../tokens/device-token.format.js';
 import { openSuccessor, sealSuccessor } from '../tokens/refresh-successor.seal.js';
 import type { SelectorToken } from '../tokens/secret-token.format.js';
@@ -53,6 +65,9 @@ const CLIENT_NAME_MAX_CHARS = 200;
 const ANONYMOUS = { type: 'anonymous' } as const;
 /** Fresh code digests are retried this many times on a (vanishingly rare) digest or id collision. */
 const START_ATTEMPTS = 3;
+
+/** Approve and deny need an inspection by the same session within this window (identity-http §4.1). */
+const INSPECTION_WINDOW_MS = 10 * 60 * 1000;
 
 const POLL_ERRORS: Readonly<Record<Exclude<DevicePollOutcome, 'authorized'>, OAuthError['code']>> = {
   authorization_pending: 'authorization_pending',
@@ -174,6 +189,138 @@ export class IdentityDevice {
         if (revoked.code !== 'not_found') throw failure(revoked.code);
       }
     }
+  }
+
+  /**
+   * Route 35: shows the grant of `userCode` to the signed-in caller and records that this session
+   * inspected it (approve/deny require it within 10 minutes). A `denied` or `authorized` grant
+   * stays visible (not re-inspected); unknown, expired, consumed or cancelled → 404 `not_found`;
+   * a malformed code → 401 `invalid_credentials`.
+   *
+   * @example
+   * const grant = await device.inspect(caller, 'WDJB-MJHT');
+   */
+  async inspect(caller: IdentityCall, userCode: string): Promise<DeviceGrantRecord> {
+    const sessionId = sessionOf(caller);
+    for (const userCodeDigest of this.userCodeDigests(userCode)) {
+      const inspected = await this.kernel.store.inspectDeviceGrant({ userCodeDigest, sessionId, at: caller.at });
+      if (inspected.ok) return inspected.value;
+      if (inspected.code === 'not_found') continue;
+      if (inspected.code === 'invalid_transition') {
+        const grant = await this.kernel.store.findDeviceGrantByUserCodeDigest(userCodeDigest);
+        if (grant !== null && (grant.state === 'denied' || grant.state === 'authorized')) return grant;
+      }
+      throw identityFailure(inspected.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  /**
+   * Route 36: approves the grant of `userCode` for `organizationId` (explicit, no default) with
+   * `capabilities` ⊆ requested ⊆ the caller's effective capabilities there, only from the session
+   * that inspected it in the last 10 minutes. Any failed precondition → 404 `not_found`.
+   *
+   * @example
+   * await device.approve(caller, { userCode, organizationId, capabilities: ['package.publish'] });
+   */
+  async approve(
+    caller: IdentityCall,
+    input: { userCode: string; organizationId: string; capabilities: readonly string[] },
+  ): Promise<void> {
+    const sessionId = sessionOf(caller);
+    const digests = this.userCodeDigests(input.userCode);
+    const user = await this.kernel.store.findUser(caller.context.principal.id).catch((cause: unknown) => {
+      throw new IdentityError('service_unavailable', { cause });
+    });
+    if (user === null) throw new IdentityError('not_found');
+    const context = await buildSessionContext(this.kernel.store, this.kernel.capabilityResolvers, {
+      session: caller.context.session!,
+      user,
+      organizationId: input.organizationId,
+      requestId: caller.context.requestId,
+      requestTime: caller.at,
+    });
+    if (!input.capabilities.every((capability) => context.effectiveCapabilities.has(capability))) {
+      throw new IdentityError('not_found');
+    }
+    for (const userCodeDigest of digests) {
+      const authorized = await this.kernel.store.authorizeDeviceGrant({
+        userCodeDigest,
+        sessionId,
+        inspectedSince: new Date(caller.at.getTime() - INSPECTION_WINDOW_MS),
+        userId: user.id,
+        organizationId: input.organizationId,
+        approvedCapabilities: input.capabilities,
+        at: caller.at,
+        audit: this.decisionAudit(caller, input.organizationId, 'device_authorization_approved'),
+      });
+      if (authorized.ok) return;
+      if (authorized.code !== 'not_found') throw identityFailure(authorized.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  /**
+   * Route 37: denies the grant of `userCode`, under the same inspection rule as approval.
+   *
+   * @example
+   * await device.deny(caller, 'WDJB-MJHT');
+   */
+  async deny(caller: IdentityCall, userCode: string): Promise<void> {
+    const sessionId = sessionOf(caller);
+    for (const userCodeDigest of this.userCodeDigests(userCode)) {
+      const denied = await this.kernel.store.denyDeviceGrant({
+        userCodeDigest,
+        sessionId,
+        inspectedSince: new Date(caller.at.getTime() - INSPECTION_WINDOW_MS),
+        at: caller.at,
+        audit: this.decisionAudit(caller, null, 'device_authorization_denied'),
+      });
+      if (denied.ok) return;
+      if (denied.code !== 'not_found') throw identityFailure(denied.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  /**
+   * Route 38: the device-code holder cancels its pending or authorized grant. A malformed code →
+   * 401 `invalid_credentials`; unknown or no longer cancellable → 404 `not_found`.
+   *
+   * @example
+   * await device.cancel(call, deviceCode);
+   */
+  async cancel(call: DeviceOAuthCall, deviceCode: string): Promise<void> {
+    const bytes = parseDeviceCode(deviceCode);
+    if (bytes === undefined) throw new IdentityError('invalid_credentials');
+    for (const deviceCodeDigest of deviceCodeLookupDigests(this.kernel.keys.devicePepper, bytes)) {
+      const cancelled = await this.kernel.store.cancelDeviceGrant({
+        deviceCodeDigest,
+        at: call.at,
+        audit: this.kernel.audit.event(call.exchange, call.at, {
+          actor: ANONYMOUS,
+          action: 'device_grant.changed',
+          reasonCode: 'device_authorization_cancelled',
+        }),
+      });
+      if (cancelled.ok) return;
+      if (cancelled.code !== 'not_found') throw identityFailure(cancelled.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  private userCodeDigests(userCode: string): readonly StoredDigest[] {
+    const digests = userCodeLookupDigests(this.kernel.keys.devicePepper, userCode);
+    if (digests === undefined) throw new IdentityError('invalid_credentials');
+    return digests;
+  }
+
+  private decisionAudit(caller: IdentityCall, organizationId: string | null, reasonCode: string): AuditEventInput {
+    return this.kernel.audit.event(caller.exchange, caller.at, {
+      actor: { type: 'user', userId: caller.context.principal.id },
+      action: 'device_grant.changed',
+      organizationId,
+      reasonCode,
+    });
   }
 
   private async exchangeDeviceCode(call: DeviceOAuthCall, clientId: string, deviceCode: string) {
@@ -345,6 +492,20 @@ export class IdentityDevice {
         return this.familyAudit(call, family, 'device_token.revoked', 'membership_authorization_changed');
     }
   }
+}
+
+function sessionOf(caller: IdentityCall): string {
+  const session = caller.context.session;
+  if (session === undefined) throw new IdentityError('authentication_required');
+  return session.id;
+}
+
+/** A store refusal on routes 35–38: every precondition failure is 404, outages 503. */
+function identityFailure(code: StoreFailureCode): IdentityError {
+  if (code === 'unavailable' || code === 'internal') {
+    return new IdentityError('service_unavailable', { cause: new Error(`store ${code}`) });
+  }
+  return new IdentityError('not_found');
 }
 
 function requireClientId(value: string | undefined): string {

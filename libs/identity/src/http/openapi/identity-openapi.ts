@@ -172,6 +172,7 @@ const TAGS = [
   { name: 'service-identities', description: 'Service identities and their bearer credentials.' },
   { name: 'audit', description: 'The organization audit stream.' },
   { name: 'client', description: 'Browser configuration and this document.' },
+  { name: 'device', description: 'Confirming, denying and cancelling RFC 8628 device grants.' },
   {
     name: 'oauth',
     description:

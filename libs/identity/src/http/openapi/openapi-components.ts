@@ -311,6 +311,18 @@ export function componentSchemas(): Record<string, JsonSchema> {
       nextCursor: { type: 'string', description: 'Pass back unchanged as `cursor` for the next, older page.' },
     }),
     ClientConfig: clientConfigSchema(),
+    DeviceGrantView: object(
+      ['id', 'clientName', 'requestedCapabilities', 'state', 'createdAt', 'expiresAt'],
+      {
+        id: ref('Uuid'),
+        clientName: { type: 'string' },
+        requestedCapabilities: arrayOf(ref('Capability')),
+        state: { enum: ['pending', 'authorized', 'denied'] },
+        createdAt: ref('Timestamp'),
+        expiresAt: ref('Timestamp'),
+      },
+      'The confirmation screen of a device grant: who asks, for what, and until when.',
+    ),
     DeviceAuthorization: object(
       ['device_code', 'user_code', 'verification_uri', 'expires_in', 'interval'],
       {

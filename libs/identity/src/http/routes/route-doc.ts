@@ -20,6 +20,7 @@ export type IdentityRouteTag =
   | 'service-identities'
   | 'audit'
   | 'client'
+  | 'device'
   | 'oauth';
 
 /** A cookie a response sets or clears (identity-http §9.1). */
