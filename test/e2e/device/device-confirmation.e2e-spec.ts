@@ -140,6 +140,19 @@ describe('device confirmation routes 35–38', () => {
     );
   });
 
+  it('refuses an inspection body over 256 bytes', async () => {
+    const approver = await seedApprover(identity);
+    const padded = `{"userCode":"ABCD-EFGH"}${' '.repeat(240)}`;
+    const res = await post(identity, '/identity/v1/device', approver.session)
+      .set('content-type', 'application/json')
+      .send(padded);
+    expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 400, code: 'request_invalid' });
+    const fits = await post(identity, '/identity/v1/device', approver.session)
+      .set('content-type', 'application/json')
+      .send(`{"userCode":"ABCD-EFGH"}${' '.repeat(200)}`);
+    expect(fits.status).toBe(404);
+  });
+
   it('needs a signed-in user for 35–37', async () => {
     const anonymous = await post(identity, '/identity/v1/device').send({ userCode: 'ABCD-EFGH' });
     expect(anonymous.status).toBe(401);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { identityKernelOf } from '../../support/identity-kernel.js';
 import request from 'supertest';
 import type { IdentityTestApp } from '../../support/identity-app.js';
 import {
@@ -24,6 +25,8 @@ const SLOW_DOWN = oauthError('slow_down', 'Polling too frequently; increase the 
 const DENIED = oauthError('access_denied', 'The authorization request was denied.');
 const EXPIRED = oauthError('expired_token', 'The device code has expired.');
 const RATE_LIMITED = oauthError('rate_limited', 'Too many requests; retry later.');
+const UNAVAILABLE = oauthError('temporarily_unavailable', 'The service is temporarily unavailable.');
+const SERVER_ERROR = oauthError('server_error', 'The request could not be completed.');
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 type Answer = { status: number; headers: Record<string, string>; body: unknown; text: string };
@@ -226,6 +229,39 @@ describe('OAuth endpoints: the §5 error table and §10 policies', () => {
       // Another client_id from the same peer has its own bucket.
       const other = await postForm(identity, '/oauth/token', { ...form, client_id: 'other-client' });
       expectOAuthError(other, 400, INVALID_GRANT);
+    });
+  });
+
+  describe('faults (injected into the store and the limiter)', () => {
+    it('answers temporarily_unavailable for a store outage and a limiter outage', async () => {
+      const kernel = identityKernelOf(identity.app);
+      const create = jest
+        .spyOn(kernel.store, 'createDeviceGrant')
+        .mockResolvedValueOnce({ ok: false, code: 'unavailable' });
+      const outage = await postForm(identity, '/oauth/device_authorization', {
+        client_id: CLIENT_ID,
+        scope: 'identity.profile',
+      });
+      create.mockRestore();
+      expectOAuthError(outage, 503, UNAVAILABLE);
+      const consume = jest.spyOn(kernel.rateLimiter, 'consume').mockRejectedValueOnce(new Error('limiter down'));
+      const limiterDown = await refreshToken(identity, 'x', 'fault-client');
+      consume.mockRestore();
+      expectOAuthError(limiterDown, 503, UNAVAILABLE);
+    });
+
+    it('answers server_error for an unexpected exception, without its text', async () => {
+      const kernel = identityKernelOf(identity.app);
+      const create = jest
+        .spyOn(kernel.store, 'createDeviceGrant')
+        .mockRejectedValueOnce(new Error('unexpected secret-bearing failure'));
+      const failed = await postForm(identity, '/oauth/device_authorization', {
+        client_id: CLIENT_ID,
+        scope: 'identity.profile',
+      });
+      create.mockRestore();
+      expectOAuthError(failed, 500, SERVER_ERROR);
+      expect(failed.text).not.toContain('secret-bearing');
     });
   });
 

@@ -98,11 +98,15 @@ const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
  * Stage 9 for JSON bodies (identity-http §1): exactly one `application/json` content type, at most
- * one valid `Content-Length` within the limit, a non-empty strict-UTF-8 body and strict JSON.
+ * one valid `Content-Length` within the limit (`limits.jsonBodyBytes`, or a route's smaller one), a non-empty strict-UTF-8 body and strict JSON.
  * Every violation is 400 `request_invalid`; nothing of the body is echoed.
  */
-export async function readIdentityJson(kernel: IdentityKernel, exchange: Exchange): Promise<unknown> {
-  const limit = kernel.config.limits.jsonBodyBytes;
+export async function readIdentityJson(
+  kernel: IdentityKernel,
+  exchange: Exchange,
+  limitBytes?: number,
+): Promise<unknown> {
+  const limit = Math.min(limitBytes ?? Infinity, kernel.config.limits.jsonBodyBytes);
   const types = exchange.headerValues('content-type');
   const lengths = exchange.headerValues('content-length');
   if (types.length !== 1 || !JSON_TYPE.test(types[0]!.trim())) throw new IdentityError('request_invalid');

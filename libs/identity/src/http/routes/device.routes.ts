@@ -11,6 +11,8 @@ const USER_CODE_BODY = fields(USER_CODE);
 const CANCEL_BODY = fields({ deviceCode: { kind: 'text', min: 43, max: 43 } });
 const OK = { description: 'Done', body: ref('Ok') };
 const MAX_CAPABILITIES = 64;
+/** Route 35 takes at most 256 bytes of body (identity-http §4.1). */
+const INSPECT_BODY_BYTES = 256;
 
 /** `{userCode, organizationId, capabilities}`: 1..64 distinct capability names (route 36). */
 function approveBody(
@@ -54,12 +56,13 @@ export const DEVICE_ROUTES: IdentityRouteTable = [
     path: BASE,
     callers: { user: true },
     rateLimit: { policy: 'device_user_code', key: 'user' },
+    bodyLimitBytes: INSPECT_BODY_BYTES,
     body: USER_CODE_BODY,
     doc: {
       tag: 'device',
       summary: 'Inspect the device grant of a user code',
       description:
-        'The confirmation screen: records that this session inspected the grant (approve and deny require it within 10 minutes). Denied and authorized grants stay visible. A malformed code is 401 `invalid_credentials`.',
+        'Body at most 256 bytes. The confirmation screen: records that this session inspected the grant (approve and deny require it within 10 minutes). Denied and authorized grants stay visible. A malformed code is 401 `invalid_credentials`.',
       responses: { 200: { description: 'The grant', body: ref('DeviceGrantView') } },
       errors: ['invalid_credentials', 'not_found'],
     },
