@@ -17,6 +17,7 @@ import { DeviceAccessTokenResolver } from './device/device-bearer.resolver.js';
 import { identityCsrfMiddleware } from './http/csrf.middleware.js';
 import { trustedProxyList } from './http/client-address.js';
 import { identityErrorMapper } from './http/identity-error.mapper.js';
+import { oauthErrorMapper } from './http/oauth-response.js';
 import { identityRouterErrorRenderer } from './http/identity-router-errors.js';
 import { answersCookieFailures, identityRouter } from './http/identity.router.js';
 import type { IdentityKernel } from './identity-kernel.js';
@@ -149,7 +150,8 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
       inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],
       useFactory: pipelineStages,
     },
-    { provide: TESSERA_ERROR_MAPPER, useValue: identityErrorMapper },
+    // The OAuth mapper claims every error on `/oauth/*` (RFC 6749 bodies) before the identity envelope.
+    { provide: TESSERA_ERROR_MAPPER, useValue: [oauthErrorMapper, identityErrorMapper] },
     { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: identityRouterErrorRenderer },
     {
       provide: 'TesseraIdentityRouterRegistration',

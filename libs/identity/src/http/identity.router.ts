@@ -2,7 +2,9 @@ import { Router } from '@tessera/web';
 import type { IdentityKernel } from '../identity-kernel.js';
 import { AUDIT_EVENT_ROUTES } from './routes/audit-events.routes.js';
 import { CLIENT_CONFIG_ROUTES } from './routes/client-config.routes.js';
+import { DEVICE_ROUTES } from './routes/device.routes.js';
 import { INVITATION_ROUTES } from './routes/invitation.routes.js';
+import { OAUTH_ROUTES } from './routes/oauth.routes.js';
 import { OPENAPI_ROUTES } from './routes/openapi.routes.js';
 import { ORGANIZATION_ROUTES } from './routes/organization.routes.js';
 import { PASSKEY_ROUTES } from './routes/passkey.routes.js';
@@ -24,7 +26,9 @@ export const ROUTE_TABLES: readonly IdentityRouteTable[] = [
   CLIENT_CONFIG_ROUTES,
   SERVICE_IDENTITY_ROUTES,
   AUDIT_EVENT_ROUTES,
+  DEVICE_ROUTES,
   OPENAPI_ROUTES,
+  OAUTH_ROUTES,
 ];
 
 /**

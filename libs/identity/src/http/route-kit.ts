@@ -53,16 +53,36 @@ export function rateLimited(kernel: IdentityKernel, policy: RateLimitPolicyName,
       subject === 'user'
         ? (getIdentityContext(exchange)?.principal.id ?? 'anonymous')
         : rateLimitPeer(getClientAddress(exchange));
-    const key = rateLimitKey(kernel.keys.auditKey, policy, who);
-    let decision;
-    try {
-      decision = await kernel.rateLimiter.consume({ name: policy, ...settings }, key, requestTime(exchange));
-    } catch (cause) {
-      throw new IdentityError('service_unavailable', { cause });
-    }
-    if (!decision.allowed) throw new IdentityError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+    await consumeRateLimit(kernel, policy, who, requestTime(exchange));
     await next();
   };
+}
+
+/**
+ * Counts one request of `subject` in `policy`'s bucket (a disabled policy counts nothing): 429
+ * `rate_limited` with `Retry-After` past the limit, 503 `service_unavailable` when the limiter
+ * cannot decide. For a handler whose bucket key needs the request (the `oauth_token` policy keys
+ * peer + `client_id`).
+ *
+ * @example
+ * await consumeRateLimit(kernel, 'oauth_token', `${peer}\n${clientId}`, at);
+ */
+export async function consumeRateLimit(
+  kernel: IdentityKernel,
+  policy: RateLimitPolicyName,
+  subject: string,
+  at: Date,
+): Promise<void> {
+  const settings = kernel.config.rateLimits[policy];
+  if (settings === false) return;
+  const key = rateLimitKey(kernel.keys.auditKey, policy, subject);
+  let decision;
+  try {
+    decision = await kernel.rateLimiter.consume({ name: policy, ...settings }, key, at);
+  } catch (cause) {
+    throw new IdentityError('service_unavailable', { cause });
+  }
+  if (!decision.allowed) throw new IdentityError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
 }
 
 /** The request time captured at stage 2 (a missing one is a wiring error). */
@@ -83,11 +103,15 @@ const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
  * Stage 9 for JSON bodies (identity-http §1): exactly one `application/json` content type, at most
- * one valid `Content-Length` within the limit, a non-empty strict-UTF-8 body and strict JSON.
+ * one valid `Content-Length` within the limit (`limits.jsonBodyBytes`, or a route's smaller one), a non-empty strict-UTF-8 body and strict JSON.
  * Every violation is 400 `request_invalid`; nothing of the body is echoed.
  */
-export async function readIdentityJson(kernel: IdentityKernel, exchange: Exchange): Promise<unknown> {
-  const limit = kernel.config.limits.jsonBodyBytes;
+export async function readIdentityJson(
+  kernel: IdentityKernel,
+  exchange: Exchange,
+  limitBytes?: number,
+): Promise<unknown> {
+  const limit = Math.min(limitBytes ?? Infinity, kernel.config.limits.jsonBodyBytes);
   const types = exchange.headerValues('content-type');
   const lengths = exchange.headerValues('content-length');
   if (types.length !== 1 || !JSON_TYPE.test(types[0]!.trim())) throw new IdentityError('request_invalid');

@@ -1,9 +1,16 @@
 import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
 import { DEFAULT_REQUEST_ID_HEADER, DEFAULT_SESSION_COOKIE } from '../../config/identity-config.defaults.js';
 import { ROUTE_TABLES } from '../identity.router.js';
-import type { CookieEffect, JsonSchema, RouteDoc } from '../routes/route-doc.js';
+import { OAUTH_ERROR_CATALOGUE, type OAuthErrorCode } from '../../errors/oauth.errors.js';
+import {
+  isOAuthRouteDoc,
+  type CookieEffect,
+  type JsonSchema,
+  type OAuthRouteDoc,
+  type RouteDoc,
+} from '../routes/route-doc.js';
 import type { IdentityRoute, IdentityRouteTable } from '../routes/route-table.js';
-import { componentSchemas, errorComponent, errorSchema } from './openapi-components.js';
+import { componentSchemas, errorComponent, errorSchema, oauthErrorSchema } from './openapi-components.js';
 import { fieldRulesSchema } from './openapi-fields.js';
 
 /** What the document may vary on: the names a deployment configures. */
@@ -69,7 +76,9 @@ export function buildOpenApiDocument(
     const item = (paths[template] ??= {});
     const method = row.method.toLowerCase();
     if (item[method] !== undefined) throw new Error(`two identity routes declare ${row.method} ${row.path}`);
-    item[method] = operation(row, requestIdHeader);
+    item[method] = isOAuthRouteDoc(row.doc)
+      ? oauthOperation(row, row.doc, requestIdHeader)
+      : operation(row, requestIdHeader);
   }
   return {
     openapi: '3.1.0',
@@ -163,6 +172,12 @@ const TAGS = [
   { name: 'service-identities', description: 'Service identities and their bearer credentials.' },
   { name: 'audit', description: 'The organization audit stream.' },
   { name: 'client', description: 'Browser configuration and this document.' },
+  { name: 'device', description: 'Confirming, denying and cancelling RFC 8628 device grants.' },
+  {
+    name: 'oauth',
+    description:
+      'RFC 8628 device authorization, the token endpoint and RFC 7009 revocation: form bodies, RFC 6749 error bodies `{error, error_description}`, `Cache-Control: no-store` and `Pragma: no-cache`.',
+  },
 ];
 
 function commonHeaders(requestIdHeader: string): Record<string, unknown> {
@@ -183,6 +198,11 @@ function headers(requestIdHeader: string): Record<string, unknown> {
       required: true,
       schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,255}$' },
       description: `The request's correlation id (\`${requestIdHeader}\`): the caller's valid one, or a generated \`req_…\`.`,
+    },
+    Pragma: {
+      required: true,
+      schema: { const: 'no-cache' },
+      description: 'OAuth responses are never cached by HTTP/1.0 caches either.',
     },
     RetryAfter: {
       required: true,
@@ -250,7 +270,7 @@ export function routeErrorCodes(row: IdentityRoute): IdentityErrorCode[] {
   if (!(anonymous === true && user === true && restricted === true)) codes.add('authentication_required');
   if (row.rateLimit !== undefined) codes.add('rate_limited');
   if (row.available !== undefined) codes.add('not_found');
-  for (const code of row.doc.errors) codes.add(code);
+  for (const code of isOAuthRouteDoc(row.doc) ? [] : row.doc.errors) codes.add(code);
   return [...codes];
 }
 
@@ -280,8 +300,77 @@ function cookieHeader(effects: readonly CookieEffect[]): Record<string, unknown>
   };
 }
 
+/** Codes every OAuth endpoint can answer: a malformed form, an outage, a fault (identity-http §5). */
+const OAUTH_SHARED: readonly OAuthErrorCode[] = ['invalid_request', 'temporarily_unavailable', 'server_error'];
+
+/** The operation of an OAuth endpoint: a form body, RFC 6749 error bodies, `no-store` + `no-cache`. */
+function oauthOperation(row: IdentityRoute, doc: OAuthRouteDoc, requestIdHeader: string): Record<string, unknown> {
+  const common = {
+    ...commonHeaders(requestIdHeader),
+    Pragma: { $ref: '#/components/headers/Pragma' },
+  };
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(doc.responses)) {
+    responses[status] = {
+      description: answer.description,
+      headers: common,
+      ...(answer.body === undefined ? {} : { content: { 'application/json': { schema: answer.body } } }),
+    };
+  }
+  const byStatus = new Map<number, OAuthErrorCode[]>();
+  for (const code of new Set([...OAUTH_SHARED, ...doc.oauthErrors])) {
+    const status = OAUTH_ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\``).join(', '),
+      headers: {
+        ...common,
+        ...(codes.includes('rate_limited') ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+      },
+      content: { 'application/json': { schema: oauthErrorSchema(codes) } },
+    };
+  }
+  const form = Object.entries(doc.form);
+  const words = row.path.replace(/^\/oauth\//, '').split(/[_/]/);
+  return {
+    operationId: `oauth${words.map(capitalise).join('')}`,
+    tags: [doc.tag],
+    summary: doc.summary,
+    description: [
+      doc.description,
+      'Callers: ANON (public client).',
+      ...(doc.rateLimit === undefined ? [] : [`Rate limit: \`${doc.rateLimit}\`.`]),
+    ]
+      .filter((line) => line !== undefined)
+      .join('\n\n'),
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            required: form.filter(([, field]) => field.required).map(([name]) => name),
+            properties: Object.fromEntries(
+              form.map(([name, field]) => [
+                name,
+                { ...(field.schema ?? { type: 'string' }), description: field.description },
+              ]),
+            ),
+          },
+        },
+      },
+    },
+    responses,
+    security: [{}],
+    'x-tessera-callers': ['ANON'],
+    ...(doc.rateLimit === undefined ? {} : { 'x-tessera-rate-limit': doc.rateLimit }),
+  };
+}
+
 function operation(row: IdentityRoute, requestIdHeader: string): Record<string, unknown> {
-  const doc = row.doc;
+  const doc = row.doc as RouteDoc;
   const common = commonHeaders(requestIdHeader);
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(doc.responses)) {

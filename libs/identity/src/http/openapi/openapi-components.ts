@@ -1,4 +1,5 @@
 import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
+import { OAUTH_ERROR_CATALOGUE, OAUTH_ERROR_CODES, type OAuthErrorCode } from '../../errors/oauth.errors.js';
 import { ref, arrayOf, type JsonSchema } from '../routes/route-doc.js';
 import { uuidV7 } from './openapi-fields.js';
 
@@ -318,6 +319,41 @@ export function componentSchemas(): Record<string, JsonSchema> {
       nextCursor: { type: 'string', description: 'Pass back unchanged as `cursor` for the next, older page.' },
     }),
     ClientConfig: clientConfigSchema(),
+    DeviceGrantView: object(
+      ['id', 'clientName', 'requestedCapabilities', 'state', 'createdAt', 'expiresAt'],
+      {
+        id: ref('Uuid'),
+        clientName: { type: 'string' },
+        requestedCapabilities: arrayOf(ref('Capability')),
+        state: { enum: ['pending', 'authorized', 'denied'] },
+        createdAt: ref('Timestamp'),
+        expiresAt: ref('Timestamp'),
+      },
+      'The confirmation screen of a device grant: who asks, for what, and until when.',
+    ),
+    DeviceAuthorization: object(
+      ['device_code', 'user_code', 'verification_uri', 'expires_in', 'interval'],
+      {
+        device_code: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+        user_code: { type: 'string', pattern: '^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$' },
+        verification_uri: { type: 'string', format: 'uri' },
+        expires_in: { type: 'integer', minimum: 1 },
+        interval: { type: 'integer', minimum: 5, maximum: 300 },
+      },
+      'RFC 8628 §3.2: the device code stays with the client; the user enters `user_code` at `verification_uri`.',
+    ),
+    DeviceTokenResponse: object(
+      ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope'],
+      {
+        access_token: { type: 'string', pattern: '^[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}$' },
+        token_type: { const: 'Bearer' },
+        expires_in: { type: 'integer', minimum: 0, maximum: 900 },
+        refresh_token: { type: 'string', pattern: '^[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}$' },
+        scope: { type: 'string', description: 'The approved capabilities, sorted, space-joined.' },
+      },
+      'RFC 6749 §5.1: an access token for the family’s organization and scopes, and its rotating refresh token.',
+    ),
+    ...oauthErrorBodies(),
     Error: errorSchema(Object.keys(IDENTITY_ERROR_CATALOGUE) as IdentityErrorCode[]),
     ...errorEnvelopes(),
   };
@@ -400,5 +436,39 @@ function errorEnvelopes(): Record<string, JsonSchema> {
  */
 export function errorSchema(codes: readonly IdentityErrorCode[]): JsonSchema {
   const refs = codes.map((code) => ref(errorComponent(code)));
+  return refs.length === 1 ? refs[0]! : { oneOf: refs };
+}
+
+/**
+ * The name of the component holding the RFC 6749 body of `code`.
+ *
+ * @example
+ * oauthErrorComponent('slow_down'); // 'OAuthErrorSlowDown'
+ */
+export function oauthErrorComponent(code: OAuthErrorCode): string {
+  return `OAuthError${code.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase())}`;
+}
+
+/** The RFC 6749 §5.2 body of each OAuth code, with its fixed description (identity-http §5). */
+function oauthErrorBodies(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    OAUTH_ERROR_CODES.map((code) => [
+      oauthErrorComponent(code),
+      object(['error', 'error_description'], {
+        error: { const: code },
+        error_description: { const: OAUTH_ERROR_CATALOGUE[code].description },
+      }),
+    ]),
+  );
+}
+
+/**
+ * The RFC 6749 body schema of `codes`: a `$ref` for one, `oneOf` for several.
+ *
+ * @example
+ * oauthErrorSchema(['authorization_pending', 'slow_down']);
+ */
+export function oauthErrorSchema(codes: readonly OAuthErrorCode[]): JsonSchema {
+  const refs = codes.map((code) => ref(oauthErrorComponent(code)));
   return refs.length === 1 ? refs[0]! : { oneOf: refs };
 }

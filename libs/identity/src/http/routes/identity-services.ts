@@ -1,3 +1,4 @@
+import { IdentityDevice } from '../../device/identity-device.service.js';
 import type { IdentityKernel } from '../../identity-kernel.js';
 import { IdentityInvitationLifecycle } from '../../invitations/invitation-lifecycle.service.js';
 import { IdentityOrganizations } from '../../organizations/organization.service.js';
@@ -14,6 +15,7 @@ export interface IdentityServices {
   readonly invitations: IdentityInvitationLifecycle;
   readonly organizations: IdentityOrganizations;
   readonly serviceIdentities: IdentityServiceIdentities;
+  readonly device: IdentityDevice;
 }
 
 /**
@@ -32,5 +34,6 @@ export function identityServices(kernel: IdentityKernel): IdentityServices {
     invitations: new IdentityInvitationLifecycle(kernel, sessions),
     organizations: new IdentityOrganizations(kernel, sessions),
     serviceIdentities: new IdentityServiceIdentities(kernel, sessions),
+    device: new IdentityDevice(kernel),
   };
 }

@@ -1,4 +1,6 @@
+import type { RateLimitPolicyName } from '../../config/identity.config.js';
 import type { IdentityErrorCode } from '../../errors/identity.errors.js';
+import type { OAuthErrorCode } from '../../errors/oauth.errors.js';
 
 /**
  * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data.
@@ -10,7 +12,16 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** The API groups of the OpenAPI document (one per route family). */
 export type IdentityRouteTag =
-  'sessions' | 'passkeys' | 'recovery' | 'organizations' | 'invitations' | 'service-identities' | 'audit' | 'client';
+  | 'sessions'
+  | 'passkeys'
+  | 'recovery'
+  | 'organizations'
+  | 'invitations'
+  | 'service-identities'
+  | 'audit'
+  | 'client'
+  | 'device'
+  | 'oauth';
 
 /** A cookie a response sets or clears (identity-http §9.1). */
 export interface CookieEffect {
@@ -48,7 +59,7 @@ export interface RouteResponseDoc {
  * }
  */
 export interface RouteDoc {
-  readonly tag: IdentityRouteTag;
+  readonly tag: Exclude<IdentityRouteTag, 'oauth'>;
   readonly summary: string;
   readonly description?: string;
   /** Successful statuses and their bodies. */
@@ -65,6 +76,48 @@ export interface RouteDoc {
  */
 export interface CustomBodyRouteDoc extends RouteDoc {
   readonly requestBody: JsonSchema;
+}
+
+/**
+ * What the OpenAPI document says about one OAuth endpoint (identity-http §5): a form body
+ * (`application/x-www-form-urlencoded`), RFC 6749 error bodies (`{error, error_description}`) and
+ * `Cache-Control: no-store` + `Pragma: no-cache` on every answer. Errors of the shared stages
+ * (`invalid_request`, `temporarily_unavailable`, `server_error`) are added by the generator.
+ *
+ * @example
+ * doc: {
+ *   tag: 'oauth',
+ *   summary: 'Revoke a token family (RFC 7009)',
+ *   form: { token: { description: 'The refresh token', required: true } },
+ *   responses: { 200: { description: 'Revoked, or nothing to revoke' } },
+ *   oauthErrors: ['rate_limited'],
+ *   rateLimit: 'device_code_holder',
+ * }
+ */
+export interface OAuthRouteDoc {
+  readonly tag: 'oauth';
+  readonly summary: string;
+  readonly description?: string;
+  /** The form parameters the endpoint reads (string values; others are ignored). */
+  readonly form: Readonly<
+    Record<string, { readonly description: string; readonly required: boolean; readonly schema?: JsonSchema }>
+  >;
+  /** Successful statuses; a response without `body` has an empty body. */
+  readonly responses: Readonly<Record<number, { readonly description: string; readonly body?: JsonSchema }>>;
+  /** OAuth error codes the endpoint answers beyond the shared ones. */
+  readonly oauthErrors: readonly OAuthErrorCode[];
+  /** The limiter policy the endpoint counts in (its handler keys it, e.g. peer + `client_id`). */
+  readonly rateLimit?: RateLimitPolicyName;
+}
+
+/**
+ * `true` for the documentation of an OAuth endpoint.
+ *
+ * @example
+ * if (isOAuthRouteDoc(row.doc)) return oauthOperation(row.doc);
+ */
+export function isOAuthRouteDoc(doc: RouteDoc | OAuthRouteDoc): doc is OAuthRouteDoc {
+  return doc.tag === 'oauth';
 }
 
 /**

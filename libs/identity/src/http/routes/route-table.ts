@@ -8,7 +8,7 @@ import { getIdentityContext } from '../identity-exchange.js';
 import { decodeBody, isUuidV7, type BodySchema, type DecodedBody } from '../request-fields.js';
 import { callerGate, rateLimited, readIdentityJson, requestTime, type CallerClasses } from '../route-kit.js';
 import { identityServices, type IdentityServices } from './identity-services.js';
-import type { CustomBodyRouteDoc, RouteDoc } from './route-doc.js';
+import type { CustomBodyRouteDoc, OAuthRouteDoc, RouteDoc } from './route-doc.js';
 
 /** HTTP methods an identity route may declare (a GET route also answers HEAD; PUT is for SCIM). */
 export type IdentityRouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -93,6 +93,8 @@ interface IdentityRouteStages<B> {
   readonly callers: CallerClasses;
   /** Stage 8: the limiter policy and whose bucket a request counts in. */
   readonly rateLimit?: { readonly policy: RateLimitPolicyName; readonly key: 'peer' | 'user' };
+  /** A body limit below `limits.jsonBodyBytes` (route 35: 256 bytes); a larger body is 400 `request_invalid`. */
+  readonly bodyLimitBytes?: number;
   /** The route exists only when this holds for the kernel (else 404 before anything else). */
   readonly available?: (kernel: IdentityKernel) => boolean;
   readonly before?: readonly Middleware[];
@@ -106,6 +108,8 @@ interface IdentityRouteStages<B> {
  */
 type IdentityRouteBody<B> =
   | { readonly body?: undefined; readonly doc: RouteDoc }
+  /** An OAuth endpoint (`/oauth/*`): its handler reads the form body itself (`readOAuthForm`). */
+  | { readonly body?: undefined; readonly doc: OAuthRouteDoc }
   | { readonly body: FieldsDecoder<B>; readonly doc: RouteDoc }
   | { readonly body: BodyDecoder<B>; readonly doc: CustomBodyRouteDoc };
 
@@ -153,8 +157,13 @@ export function route<B = unknown>(definition: IdentityRoute<B>): IdentityRoute<
   return definition as IdentityRoute<unknown>;
 }
 
-async function decode<B>(kernel: IdentityKernel, exchange: Exchange, decoder: BodyDecoder<B> | undefined): Promise<B> {
-  const json = await readIdentityJson(kernel, exchange);
+async function decode<B>(
+  kernel: IdentityKernel,
+  exchange: Exchange,
+  decoder: BodyDecoder<B> | undefined,
+  limitBytes: number | undefined,
+): Promise<B> {
+  const json = await readIdentityJson(kernel, exchange, limitBytes);
   const decoded = decoder === undefined ? decodeBody(json, {}) : decoder(json, kernel);
   if (decoded === undefined) throw new IdentityError('request_invalid');
   return decoded as B;
@@ -173,7 +182,7 @@ function routeCall<B>(kernel: IdentityKernel, services: IdentityServices, row: I
       if (context === undefined) throw new IdentityError('authentication_required');
       return { exchange, at, context };
     },
-    body: () => decode(kernel, exchange, row.body),
+    body: () => decode(kernel, exchange, row.body, row.bodyLimitBytes),
     uuid: (name) => {
       const value = exchange.pathParam(name);
       if (value === undefined || !isUuidV7(value)) throw new IdentityError('request_invalid');

@@ -1,0 +1,544 @@
+import type { Exchange } from '@tessera/web';
+import { buildSessionContext } from '../context/context-builder.js';
+import type { IdentityCall } from '../context/identity-call.js';
+import { IdentityError } from '../errors/identity.errors.js';
+import { OAuthError } from '../errors/oauth.errors.js';
+import type { OAuthFormFields } from '../http/oauth-form.js';
+import type { IdentityKernel } from '../identity-kernel.js';
+import type { DevicePollOutcome } from '../store/identity-device.port.js';
+import type {
+  DeviceGrantRecord,
+  DeviceTokenFamilyRecord,
+  NewDeviceTokenPair,
+} from '../store/identity-device.records.js';
+import type { AuditEventInput, StoredDigest } from '../store/identity-records.js';
+import type { StoreFailureCode, StoreResult } from '../store/identity-store.port.js';
+import { encodeBase64Url } from '../tokens/base64url.codec.js';
+import {
+  deviceCodeLookupDigests,
+  issueDeviceCodes,
+  parseDeviceCode,
+  userCodeLookupDigests,
+} from '../tokens/device-code.format.js';
+import { digestDeviceToken, issueDeviceToken, parseDeviceToken } from '../tokens/device-token.format.js';
+import { openSuccessor, sealSuccessor } from '../tokens/refresh-successor.seal.js';
+import type { SelectorToken } from '../tokens/secret-token.format.js';
+import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
+import { deviceAccessTokenExpiresAt, expiresInSeconds, formatTokenScope, parseDeviceScope } from './device-scope.js';
+
+/** The `grant_type` of the RFC 8628 device-code exchange. */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** Form parameters of `POST /oauth/device_authorization`. */
+export const DEVICE_AUTHORIZATION_PARAMETERS = ['client_id', 'client_name', 'scope'] as const;
+/** Form parameters of `POST /oauth/token`. */
+export const TOKEN_PARAMETERS = ['grant_type', 'device_code', 'refresh_token', 'client_id'] as const;
+/** Form parameters of `POST /oauth/revoke` (`token_type_hint` is read and ignored). */
+export const REVOKE_PARAMETERS = ['token', 'token_type_hint', 'client_id'] as const;
+
+/** The RFC 8628 §3.2 device authorization response (`identity-http.md` §5). */
+export type DeviceAuthorizationResponse = {
+  readonly device_code: string;
+  readonly user_code: string;
+  readonly verification_uri: string;
+  readonly expires_in: number;
+  readonly interval: number;
+};
+
+/** The RFC 6749 §5.1 token response (`identity-http.md` §5). */
+export type DeviceTokenResponse = {
+  readonly access_token: string;
+  readonly token_type: 'Bearer';
+  readonly expires_in: number;
+  readonly refresh_token: string;
+  readonly scope: string;
+};
+
+/** An OAuth call: the exchange (audit request facts) and the request time. */
+export interface DeviceOAuthCall {
+  readonly exchange: Exchange;
+  readonly at: Date;
+}
+
+const CLIENT_ID = /^[\x21-\x7e]{1,200}$/;
+const CLIENT_NAME_MAX_CHARS = 200;
+const ANONYMOUS = { type: 'anonymous' } as const;
+/** Fresh code digests are retried this many times on a (vanishingly rare) digest or id collision. */
+const START_ATTEMPTS = 3;
+
+/** Approve and deny need an inspection by the same session within this window (identity-http §4.1). */
+const INSPECTION_WINDOW_MS = 10 * 60 * 1000;
+
+const POLL_ERRORS: Readonly<Record<Exclude<DevicePollOutcome, 'authorized'>, OAuthError['code']>> = {
+  authorization_pending: 'authorization_pending',
+  slow_down: 'slow_down',
+  access_denied: 'access_denied',
+  expired_token: 'expired_token',
+  invalid_grant: 'invalid_grant',
+};
+
+/**
+ * The RFC 8628 device flow and its token endpoints (`identity-http.md` §5, identity-model §5.5):
+ * starting a device authorization, the device-code exchange, refresh-token rotation with the retry
+ * window, and RFC 7009 revocation. Every failure is an {@link OAuthError}; store outages are
+ * `temporarily_unavailable`. Codes and tokens are only ever stored as keyed digests; the retry
+ * window's successor pair only sealed under the parent refresh token's secret.
+ *
+ * @example
+ * const started = await services.device.startAuthorization(call, form);
+ */
+export class IdentityDevice {
+  constructor(private readonly kernel: IdentityKernel) {}
+
+  /**
+   * `POST /oauth/device_authorization`: a `pending` grant for `client_id` and the requested
+   * capabilities (all in the device allowlist).
+   *
+   * @example
+   * await device.startAuthorization(call, { client_id: 'tessera-cli', scope: 'identity.profile' });
+   */
+  async startAuthorization(
+    call: DeviceOAuthCall,
+    form: OAuthFormFields<(typeof DEVICE_AUTHORIZATION_PARAMETERS)[number]>,
+  ): Promise<DeviceAuthorizationResponse> {
+    const clientId = requireClientId(form.client_id);
+    const clientName = form.client_name ?? clientId;
+    if ([...clientName].length > CLIENT_NAME_MAX_CHARS) throw new OAuthError('invalid_request');
+    const capabilities = parseDeviceScope(form.scope, this.kernel.config.capabilities.device);
+    if (capabilities === undefined) throw new OAuthError('invalid_scope');
+    const { clock, random } = this.kernel.runtime;
+    const lifetimes = this.kernel.config.lifetimes;
+    for (let attempt = 1; ; attempt++) {
+      const codes = issueDeviceCodes(random, this.kernel.keys.devicePepper);
+      const id = generateUuidV7(clock, random);
+      const created = await this.kernel.store.createDeviceGrant({
+        grant: {
+          id,
+          deviceCodeDigest: codes.deviceCodeDigest,
+          userCodeDigest: codes.userCodeDigest,
+          clientId,
+          clientName,
+          requestedCapabilities: capabilities,
+          intervalSeconds: lifetimes.devicePollingIntervalSeconds,
+          expiresAt: new Date(call.at.getTime() + lifetimes.deviceGrantSeconds * 1000),
+        },
+        at: call.at,
+        audit: this.grantAudit(call, id, 'device_authorization_started'),
+      });
+      if (created.ok) {
+        return {
+          device_code: codes.deviceCode,
+          user_code: codes.userCode,
+          verification_uri: `${this.kernel.config.publicBaseUrl}/device`,
+          expires_in: lifetimes.deviceGrantSeconds,
+          interval: created.value.intervalSeconds,
+        };
+      }
+      const retryable = created.code === 'unique_constraint' || created.code === 'version_conflict';
+      if (!retryable || attempt >= START_ATTEMPTS) throw failure(created.code);
+    }
+  }
+
+  /**
+   * `POST /oauth/token`: the device-code exchange (`urn:ietf:params:oauth:grant-type:device_code`)
+   * or a refresh (`refresh_token`), for `client_id`.
+   *
+   * @example
+   * await device.token(call, { grant_type: 'refresh_token', refresh_token, client_id: 'tessera-cli' });
+   */
+  async token(
+    call: DeviceOAuthCall,
+    form: OAuthFormFields<(typeof TOKEN_PARAMETERS)[number]>,
+  ): Promise<DeviceTokenResponse> {
+    if (form.grant_type === undefined) throw new OAuthError('invalid_request');
+    const clientId = requireClientId(form.client_id);
+    if (form.grant_type === DEVICE_CODE_GRANT_TYPE) {
+      if (form.device_code === undefined) throw new OAuthError('invalid_request');
+      return this.exchangeDeviceCode(call, clientId, form.device_code);
+    }
+    if (form.grant_type === 'refresh_token') {
+      if (form.refresh_token === undefined) throw new OAuthError('invalid_request');
+      return this.refresh(call, clientId, form.refresh_token);
+    }
+    throw new OAuthError('unsupported_grant_type');
+  }
+
+  /**
+   * `POST /oauth/revoke` (RFC 7009): revokes the family of a refresh (or access) token of
+   * `client_id`. Unknown, invalid or foreign tokens change nothing and are not reported.
+   *
+   * @example
+   * await device.revoke(call, { token: refreshToken, client_id: 'tessera-cli' });
+   */
+  async revoke(call: DeviceOAuthCall, form: OAuthFormFields<(typeof REVOKE_PARAMETERS)[number]>): Promise<void> {
+    if (form.token === undefined) throw new OAuthError('invalid_request');
+    const clientId = requireClientId(form.client_id);
+    const presented = parseDeviceToken(form.token);
+    if (presented === undefined) return;
+    for (const kind of ['refresh', 'access'] as const) {
+      for (const tokenDigest of this.tokenDigests(kind, presented)) {
+        const reference = { selector: presented.selector, tokenDigest };
+        const revoked = await this.kernel.store.revokeDeviceTokenFamily({
+          family: kind === 'refresh' ? { refreshToken: reference } : { accessToken: reference },
+          clientId,
+          reason: 'client_revocation',
+          at: call.at,
+          audit: (family) => this.familyAudit(call, family, 'device_token.revoked', 'client_revocation'),
+        });
+        if (revoked.ok) return;
+        if (revoked.code !== 'not_found') throw failure(revoked.code);
+      }
+    }
+  }
+
+  /**
+   * Route 35: shows the grant of `userCode` to the signed-in caller and records that this session
+   * inspected it (approve/deny require it within 10 minutes). A `denied` or `authorized` grant
+   * stays visible (not re-inspected); unknown, expired, consumed or cancelled → 404 `not_found`;
+   * a malformed code → 401 `invalid_credentials`.
+   *
+   * @example
+   * const grant = await device.inspect(caller, 'WDJB-MJHT');
+   */
+  async inspect(caller: IdentityCall, userCode: string): Promise<DeviceGrantRecord> {
+    const sessionId = sessionOf(caller);
+    for (const userCodeDigest of this.userCodeDigests(userCode)) {
+      const inspected = await this.kernel.store.inspectDeviceGrant({ userCodeDigest, sessionId, at: caller.at });
+      if (inspected.ok) return inspected.value;
+      if (inspected.code === 'not_found') continue;
+      if (inspected.code === 'invalid_transition') {
+        const grant = await this.kernel.store.findDeviceGrantByUserCodeDigest(userCodeDigest);
+        if (grant !== null && (grant.state === 'denied' || grant.state === 'authorized')) return grant;
+      }
+      throw identityFailure(inspected.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  /**
+   * Route 36: approves the grant of `userCode` for `organizationId` (explicit, no default) with
+   * `capabilities` ⊆ requested ⊆ the caller's effective capabilities there, only from the session
+   * that inspected it in the last 10 minutes. Any failed precondition → 404 `not_found`.
+   *
+   * @example
+   * await device.approve(caller, { userCode, organizationId, capabilities: ['package.publish'] });
+   */
+  async approve(
+    caller: IdentityCall,
+    input: { userCode: string; organizationId: string; capabilities: readonly string[] },
+  ): Promise<void> {
+    const sessionId = sessionOf(caller);
+    const digests = this.userCodeDigests(input.userCode);
+    const user = await this.kernel.store.findUser(caller.context.principal.id).catch((cause: unknown) => {
+      throw new IdentityError('service_unavailable', { cause });
+    });
+    if (user === null) throw new IdentityError('not_found');
+    const context = await buildSessionContext(this.kernel.store, this.kernel.capabilityResolvers, {
+      session: caller.context.session!,
+      user,
+      organizationId: input.organizationId,
+      requestId: caller.context.requestId,
+      requestTime: caller.at,
+    });
+    if (!input.capabilities.every((capability) => context.effectiveCapabilities.has(capability))) {
+      throw new IdentityError('not_found');
+    }
+    for (const userCodeDigest of digests) {
+      const authorized = await this.kernel.store.authorizeDeviceGrant({
+        userCodeDigest,
+        sessionId,
+        inspectedSince: new Date(caller.at.getTime() - INSPECTION_WINDOW_MS),
+        userId: user.id,
+        organizationId: input.organizationId,
+        approvedCapabilities: input.capabilities,
+        at: caller.at,
+        audit: this.decisionAudit(caller, input.organizationId, 'device_authorization_approved'),
+      });
+      if (authorized.ok) return;
+      if (authorized.code !== 'not_found') throw identityFailure(authorized.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  /**
+   * Route 37: denies the grant of `userCode`, under the same inspection rule as approval.
+   *
+   * @example
+   * await device.deny(caller, 'WDJB-MJHT');
+   */
+  async deny(caller: IdentityCall, userCode: string): Promise<void> {
+    const sessionId = sessionOf(caller);
+    for (const userCodeDigest of this.userCodeDigests(userCode)) {
+      const denied = await this.kernel.store.denyDeviceGrant({
+        userCodeDigest,
+        sessionId,
+        inspectedSince: new Date(caller.at.getTime() - INSPECTION_WINDOW_MS),
+        at: caller.at,
+        audit: this.decisionAudit(caller, null, 'device_authorization_denied'),
+      });
+      if (denied.ok) return;
+      if (denied.code !== 'not_found') throw identityFailure(denied.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  /**
+   * Route 38: the device-code holder cancels its pending or authorized grant. A malformed code →
+   * 401 `invalid_credentials`; unknown or no longer cancellable → 404 `not_found`.
+   *
+   * @example
+   * await device.cancel(call, deviceCode);
+   */
+  async cancel(call: DeviceOAuthCall, deviceCode: string): Promise<void> {
+    const bytes = parseDeviceCode(deviceCode);
+    if (bytes === undefined) throw new IdentityError('invalid_credentials');
+    for (const deviceCodeDigest of deviceCodeLookupDigests(this.kernel.keys.devicePepper, bytes)) {
+      const cancelled = await this.kernel.store.cancelDeviceGrant({
+        deviceCodeDigest,
+        at: call.at,
+        audit: this.kernel.audit.event(call.exchange, call.at, {
+          actor: ANONYMOUS,
+          action: 'device_grant.changed',
+          reasonCode: 'device_authorization_cancelled',
+        }),
+      });
+      if (cancelled.ok) return;
+      if (cancelled.code !== 'not_found') throw identityFailure(cancelled.code);
+    }
+    throw new IdentityError('not_found');
+  }
+
+  private userCodeDigests(userCode: string): readonly StoredDigest[] {
+    const digests = userCodeLookupDigests(this.kernel.keys.devicePepper, userCode);
+    if (digests === undefined) throw new IdentityError('invalid_credentials');
+    return digests;
+  }
+
+  private decisionAudit(caller: IdentityCall, organizationId: string | null, reasonCode: string): AuditEventInput {
+    return this.kernel.audit.event(caller.exchange, caller.at, {
+      actor: { type: 'user', userId: caller.context.principal.id },
+      action: 'device_grant.changed',
+      organizationId,
+      reasonCode,
+    });
+  }
+
+  private async exchangeDeviceCode(call: DeviceOAuthCall, clientId: string, deviceCode: string) {
+    const bytes = parseDeviceCode(deviceCode);
+    if (bytes === undefined) throw new OAuthError('invalid_grant');
+    for (const deviceCodeDigest of deviceCodeLookupDigests(this.kernel.keys.devicePepper, bytes)) {
+      const polled = await this.kernel.store.recordDeviceGrantPoll({
+        deviceCodeDigest,
+        clientId,
+        at: call.at,
+        audits: ({ outcome, grant }) => [this.grantAudit(call, grant.id, `device_poll_${outcome}`)],
+      });
+      if (!polled.ok && polled.code === 'not_found') continue;
+      const { outcome } = unwrap(polled);
+      if (outcome !== 'authorized') throw new OAuthError(POLL_ERRORS[outcome]);
+      return this.claim(call, clientId, deviceCodeDigest);
+    }
+    throw new OAuthError('invalid_grant');
+  }
+
+  private async claim(call: DeviceOAuthCall, clientId: string, deviceCodeDigest: StoredDigest) {
+    const { random } = this.kernel.runtime;
+    const lifetimes = this.kernel.config.lifetimes;
+    const familyExpiresAt = new Date(call.at.getTime() + lifetimes.deviceTokenFamilySeconds * 1000);
+    const pair = this.issuePair(call.at, familyExpiresAt);
+    const claimed = await this.kernel.store.claimDeviceGrant({
+      deviceCodeDigest,
+      clientId,
+      familyId: generateUuidV7(this.kernel.runtime.clock, random),
+      familyExpiresAt,
+      tokens: pair.records,
+      at: call.at,
+      audits: (event) =>
+        event.kind === 'issued'
+          ? [this.familyAudit(call, event.family, 'device_token.issued', null)]
+          : [this.grantAudit(call, event.grant.id, 'membership_authorization_changed')],
+    });
+    if (!claimed.ok && (claimed.code === 'invalid_transition' || claimed.code === 'not_found')) {
+      throw new OAuthError('invalid_grant');
+    }
+    const { family, tokens } = unwrap(claimed);
+    return tokenResponse(
+      family,
+      pair.accessToken,
+      pair.refreshToken,
+      expiresInSeconds(tokens.accessToken.expiresAt, call.at),
+    );
+  }
+
+  private async refresh(call: DeviceOAuthCall, clientId: string, refreshToken: string): Promise<DeviceTokenResponse> {
+    const presented = parseDeviceToken(refreshToken);
+    if (presented === undefined) throw new OAuthError('invalid_grant');
+    const stored = await this.kernel.store.findDeviceRefreshTokenBySelector(presented.selector).catch((cause) => {
+      throw new OAuthError('temporarily_unavailable', { cause });
+    });
+    if (stored === null || stored.tokenDigest.keyVersion === null) throw new OAuthError('invalid_grant');
+    const pepper = this.kernel.keys.devicePepper.byVersion(stored.tokenDigest.keyVersion);
+    if (pepper === undefined) throw new OAuthError('invalid_grant');
+    const tokenDigest = storedDigest(
+      digestDeviceToken('refresh', pepper.key, presented.selector, presented.secret),
+      pepper.version,
+    );
+    // A refresh token expires with its family, so its own expiry bounds the successor's.
+    const pair = this.issuePair(call.at, stored.expiresAt);
+    const context = { familyId: stored.familyId, parentTokenId: presented.selector, clientId };
+    const retrySeconds = this.kernel.config.lifetimes.refreshRetrySeconds;
+    const sealed =
+      retrySeconds === 0
+        ? null
+        : Buffer.from(
+            sealSuccessor(this.kernel.runtime.random, presented.secret, context, {
+              accessToken: pair.accessToken,
+              refreshToken: pair.refreshToken,
+            }),
+            'ascii',
+          );
+    const rotated = await this.kernel.store.rotateDeviceRefreshToken({
+      selector: presented.selector,
+      tokenDigest,
+      clientId,
+      successor: pair.records,
+      sealedSuccessor: sealed,
+      retryUntil: sealed === null ? null : new Date(call.at.getTime() + retrySeconds * 1000),
+      at: call.at,
+      audits: (event) => [this.refreshAudit(call, event.kind, event.family)],
+    });
+    if (!rotated.ok && ['invalid_transition', 'not_found', 'replay_detected'].includes(rotated.code)) {
+      throw new OAuthError('invalid_grant');
+    }
+    const outcome = unwrap(rotated);
+    const expiresIn = expiresInSeconds(outcome.successor.accessToken.expiresAt, call.at);
+    if (outcome.kind === 'rotated')
+      return tokenResponse(outcome.family, pair.accessToken, pair.refreshToken, expiresIn);
+    const opened = openSuccessor(presented.secret, context, Buffer.from(outcome.sealedSuccessor).toString('ascii'));
+    if (
+      opened === undefined ||
+      opened.accessTokenId !== outcome.successor.accessToken.id ||
+      opened.refreshTokenId !== outcome.successor.refreshToken.id
+    ) {
+      throw new OAuthError('invalid_grant');
+    }
+    return tokenResponse(outcome.family, opened.accessToken, opened.refreshToken, expiresIn);
+  }
+
+  /** A new access + refresh token pair: the access token lives its lifetime within the family's. */
+  private issuePair(at: Date, familyExpiresAt: Date) {
+    const runtime = this.kernel.runtime;
+    const ring = this.kernel.keys.devicePepper;
+    const access = issueDeviceToken('access', runtime, ring);
+    const refresh = issueDeviceToken('refresh', runtime, ring);
+    const lifetime = this.kernel.config.lifetimes.deviceAccessTokenSeconds;
+    const records: NewDeviceTokenPair = {
+      accessToken: {
+        id: access.id,
+        tokenDigest: access.tokenDigest,
+        expiresAt: deviceAccessTokenExpiresAt(at, lifetime, familyExpiresAt),
+      },
+      refreshToken: { id: refresh.id, tokenDigest: refresh.tokenDigest, expiresAt: familyExpiresAt },
+    };
+    return { accessToken: access.token, refreshToken: refresh.token, records };
+  }
+
+  private tokenDigests(kind: 'access' | 'refresh', presented: SelectorToken): StoredDigest[] {
+    return this.kernel.keys.devicePepper.entries.map((entry) =>
+      storedDigest(digestDeviceToken(kind, entry.key, presented.selector, presented.secret), entry.version),
+    );
+  }
+
+  private grantAudit(call: DeviceOAuthCall, grantId: string, reasonCode: string): AuditEventInput {
+    return this.kernel.audit.event(call.exchange, call.at, {
+      actor: ANONYMOUS,
+      action: 'device_grant.changed',
+      target: { type: 'device_grant', id: grantId },
+      reasonCode,
+    });
+  }
+
+  private familyAudit(
+    call: DeviceOAuthCall,
+    family: DeviceTokenFamilyRecord,
+    action: string,
+    reasonCode: string | null,
+    outcome: 'succeeded' | 'denied' = 'succeeded',
+  ): AuditEventInput {
+    return this.kernel.audit.event(call.exchange, call.at, {
+      actor: ANONYMOUS,
+      action,
+      organizationId: family.organizationId,
+      // Audit targets name the grant a family came from (one family per grant).
+      target: { type: 'device_grant', id: family.deviceGrantId },
+      outcome,
+      reasonCode,
+    });
+  }
+
+  private refreshAudit(
+    call: DeviceOAuthCall,
+    kind: 'refreshed' | 'retried' | 'replay_detected' | 'membership_changed',
+    family: DeviceTokenFamilyRecord,
+  ): AuditEventInput {
+    switch (kind) {
+      case 'refreshed':
+        return this.familyAudit(call, family, 'device_token.refreshed', null);
+      case 'retried':
+        return this.familyAudit(call, family, 'device_token.refreshed', 'refresh_retry_window');
+      case 'replay_detected':
+        return this.familyAudit(call, family, 'device_token.replay_detected', 'refresh_token_replay', 'denied');
+      case 'membership_changed':
+        return this.familyAudit(call, family, 'device_token.revoked', 'membership_authorization_changed');
+    }
+  }
+}
+
+function sessionOf(caller: IdentityCall): string {
+  const session = caller.context.session;
+  if (session === undefined) throw new IdentityError('authentication_required');
+  return session.id;
+}
+
+/** A store refusal on routes 35–38: every precondition failure is 404, outages 503. */
+function identityFailure(code: StoreFailureCode): IdentityError {
+  if (code === 'unavailable' || code === 'internal') {
+    return new IdentityError('service_unavailable', { cause: new Error(`store ${code}`) });
+  }
+  return new IdentityError('not_found');
+}
+
+function requireClientId(value: string | undefined): string {
+  if (value === undefined || !CLIENT_ID.test(value)) throw new OAuthError('invalid_request');
+  return value;
+}
+
+function storedDigest(bytes: Uint8Array, keyVersion: string): StoredDigest {
+  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(bytes), keyVersion };
+}
+
+function failure(code: StoreFailureCode): OAuthError {
+  return new OAuthError(code === 'unavailable' ? 'temporarily_unavailable' : 'server_error', {
+    cause: new Error(`store ${code}`),
+  });
+}
+
+function unwrap<T>(result: StoreResult<T>): T {
+  if (!result.ok) throw failure(result.code);
+  return result.value;
+}
+
+function tokenResponse(
+  family: DeviceTokenFamilyRecord,
+  accessToken: string,
+  refreshToken: string,
+  expiresIn: number,
+): DeviceTokenResponse {
+  return {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    refresh_token: refreshToken,
+    scope: formatTokenScope(family.capabilities),
+  };
+}
