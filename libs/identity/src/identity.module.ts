@@ -18,7 +18,7 @@ import { identityCsrfMiddleware } from './http/csrf.middleware.js';
 import { trustedProxyList } from './http/client-address.js';
 import { identityErrorMapper } from './http/identity-error.mapper.js';
 import { oauthErrorMapper } from './http/oauth-response.js';
-import { identityRouterErrorRenderer } from './http/identity-router-errors.js';
+import { identityRouterErrorRenderer, oauthRouterErrorRenderer } from './http/identity-router-errors.js';
 import { answersCookieFailures, identityRouter } from './http/identity.router.js';
 import type { IdentityKernel } from './identity-kernel.js';
 import {
@@ -152,7 +152,7 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
     },
     // The OAuth mapper claims every error on `/oauth/*` (RFC 6749 bodies) before the identity envelope.
     { provide: TESSERA_ERROR_MAPPER, useValue: [oauthErrorMapper, identityErrorMapper] },
-    { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: identityRouterErrorRenderer },
+    { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: [identityRouterErrorRenderer, oauthRouterErrorRenderer] },
     {
       provide: 'TesseraIdentityRouterRegistration',
       inject: [IDENTITY_KERNEL],

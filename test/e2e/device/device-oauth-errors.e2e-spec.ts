@@ -88,6 +88,28 @@ describe('OAuth endpoints: the §5 error table and §10 policies', () => {
       expectOAuthError(await postForm(identity, '/oauth/device_authorization', body), 400, INVALID_REQUEST);
     });
 
+    it.each([
+      ['a malformed bearer', { authorization: 'Bearer not-a-token' }],
+      ['an unknown bearer', { authorization: `Bearer ${'0'.repeat(20)}.${'A'.repeat(43)}` }],
+      ['another authorization scheme', { authorization: 'Basic dGVzc2VyYTpjbGk=' }],
+      [
+        'a bearer together with a session cookie',
+        { authorization: 'Bearer not-a-token', cookie: '__Host-tessera_session=x.y' },
+      ],
+    ])('answers invalid_request, never a server error, for %s', async (_case, headers) => {
+      const res = await request(identity.app.getHttpServer())
+        .post('/oauth/device_authorization')
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .set(headers)
+        .send(new URLSearchParams({ client_id: CLIENT_ID, scope: 'identity.profile' }).toString());
+      expectOAuthError(res, 400, INVALID_REQUEST);
+    });
+
+    it('answers another method with 405 and Allow: POST, not a server error', async () => {
+      const res = await request(identity.app.getHttpServer()).get('/oauth/device_authorization');
+      expect([res.status, res.headers['allow'], res.body.error?.code]).toEqual([405, 'POST', 'method_not_allowed']);
+    });
+
     it('answers invalid_request for a JSON body', async () => {
       const res = await request(identity.app.getHttpServer())
         .post('/oauth/device_authorization')

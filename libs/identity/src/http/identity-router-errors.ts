@@ -18,6 +18,18 @@ export const identityRouterErrorRenderer: RouterErrorRenderer = {
 };
 
 /**
+ * The same answers on `/oauth/*`: a malformed percent-escape is the RFC 6749 `invalid_request`
+ * (`respondIdentityError` renders OAuth bodies there), another method 405 with `Allow`.
+ *
+ * @example
+ * { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: [identityRouterErrorRenderer, oauthRouterErrorRenderer] }
+ */
+export const oauthRouterErrorRenderer: RouterErrorRenderer = {
+  pathPrefix: '/oauth/',
+  render: identityRouterErrorRenderer.render,
+};
+
+/**
  * `true` when an identity path is not in canonical form: every identity path segment is a fixed
  * word, a canonical UUID or a base64url id, so any percent-escape (`%2D` for `-`, or a malformed
  * one) is non-canonical (identity-http §1: a non-canonical path id → 400 `request_invalid`).

@@ -76,7 +76,14 @@ export function toOAuthError(error: unknown): OAuthError {
         return new OAuthError('rate_limited', { cause: error, retryAfterSeconds: error.retryAfterSeconds ?? 1 });
       case 'service_unavailable':
         return new OAuthError('temporarily_unavailable', { cause: error });
+      // A decode failure, or credentials the public-client endpoints do not take (a bearer, a bad
+      // session cookie or CSRF token): a malformed request for this endpoint, never a server error.
       case 'request_invalid':
+      case 'invalid_credentials':
+      case 'authentication_required':
+      case 'session_revoked':
+      case 'session_expired':
+      case 'csrf_invalid':
         return new OAuthError('invalid_request', { cause: error });
       default:
         return new OAuthError('server_error', { cause: error });
