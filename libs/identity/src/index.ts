@@ -59,8 +59,8 @@ export type {
   NewDeviceTokenPair,
 } from './store/identity-device.records.js';
 export { deviceFamilyStanding } from './store/identity-device.records.js';
-export { DEVICE_CODE_GRANT_TYPE } from './device/identity-device.service.js';
-export type { DeviceAuthorizationResponse, DeviceTokenResponse } from './device/identity-device.service.js';
+export { DEVICE_CODE_GRANT_TYPE } from './device/device-oauth.wire.js';
+export type { DeviceAuthorizationResponse, DeviceTokenResponse } from './device/device-oauth.wire.js';
 export {
   decideDevicePoll,
   DEVICE_MAX_POLLING_INTERVAL_SECONDS,

@@ -1,81 +1,49 @@
-import type { Exchange } from '@tessera/web';
 import { buildSessionContext } from '../context/context-builder.js';
 import type { IdentityCall } from '../context/identity-call.js';
 import { IdentityError } from '../errors/identity.errors.js';
 import { OAuthError } from '../errors/oauth.errors.js';
 import type { OAuthFormFields } from '../http/oauth-form.js';
 import type { IdentityKernel } from '../identity-kernel.js';
-import type { DevicePollOutcome } from '../store/identity-device.port.js';
-import type {
-  DeviceGrantRecord,
-  DeviceTokenFamilyRecord,
-  NewDeviceTokenPair,
-} from '../store/identity-device.records.js';
-import type { AuditEventInput, StoredDigest } from '../store/identity-records.js';
-import type { StoreFailureCode, StoreResult } from '../store/identity-store.port.js';
-import { encodeBase64Url } from '../tokens/base64url.codec.js';
+import type { DeviceGrantRecord, NewDeviceTokenPair } from '../store/identity-device.records.js';
+import type { StoredDigest } from '../store/identity-records.js';
+import type { StoreFailureCode } from '../store/identity-store.port.js';
 import {
   deviceCodeLookupDigests,
   issueDeviceCodes,
   parseDeviceCode,
   userCodeLookupDigests,
 } from '../tokens/device-code.format.js';
-import { digestDeviceToken, issueDeviceToken, parseDeviceToken } from '../tokens/device-token.format.js';
+import {
+  deviceTokenDigest,
+  deviceTokenLookupDigests,
+  issueDeviceToken,
+  parseDeviceToken,
+} from '../tokens/device-token.format.js';
 import { openSuccessor, sealSuccessor } from '../tokens/refresh-successor.seal.js';
-import type { SelectorToken } from '../tokens/secret-token.format.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
-import { deviceAccessTokenExpiresAt, expiresInSeconds, formatTokenScope, parseDeviceScope } from './device-scope.js';
+import { DeviceAudits } from './device.audits.js';
+import {
+  DEVICE_CODE_GRANT_TYPE,
+  POLL_ERRORS,
+  requireClientId,
+  failure,
+  tokenResponse,
+  unwrap,
+  type DEVICE_AUTHORIZATION_PARAMETERS,
+  type DeviceAuthorizationResponse,
+  type DeviceOAuthCall,
+  type DeviceTokenResponse,
+  type REVOKE_PARAMETERS,
+  type TOKEN_PARAMETERS,
+} from './device-oauth.wire.js';
+import { deviceAccessTokenExpiresAt, expiresInSeconds, parseDeviceScope } from './device-scope.js';
 
-/** The `grant_type` of the RFC 8628 device-code exchange. */
-export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
-
-/** Form parameters of `POST /oauth/device_authorization`. */
-export const DEVICE_AUTHORIZATION_PARAMETERS = ['client_id', 'client_name', 'scope'] as const;
-/** Form parameters of `POST /oauth/token`. */
-export const TOKEN_PARAMETERS = ['grant_type', 'device_code', 'refresh_token', 'client_id'] as const;
-/** Form parameters of `POST /oauth/revoke` (`token_type_hint` is read and ignored). */
-export const REVOKE_PARAMETERS = ['token', 'token_type_hint', 'client_id'] as const;
-
-/** The RFC 8628 §3.2 device authorization response (`identity-http.md` §5). */
-export type DeviceAuthorizationResponse = {
-  readonly device_code: string;
-  readonly user_code: string;
-  readonly verification_uri: string;
-  readonly expires_in: number;
-  readonly interval: number;
-};
-
-/** The RFC 6749 §5.1 token response (`identity-http.md` §5). */
-export type DeviceTokenResponse = {
-  readonly access_token: string;
-  readonly token_type: 'Bearer';
-  readonly expires_in: number;
-  readonly refresh_token: string;
-  readonly scope: string;
-};
-
-/** An OAuth call: the exchange (audit request facts) and the request time. */
-export interface DeviceOAuthCall {
-  readonly exchange: Exchange;
-  readonly at: Date;
-}
-
-const CLIENT_ID = /^[\x21-\x7e]{1,200}$/;
 const CLIENT_NAME_MAX_CHARS = 200;
-const ANONYMOUS = { type: 'anonymous' } as const;
 /** Fresh code digests are retried this many times on a (vanishingly rare) digest or id collision. */
 const START_ATTEMPTS = 3;
 
 /** Approve and deny need an inspection by the same session within this window (identity-http §4.1). */
 const INSPECTION_WINDOW_MS = 10 * 60 * 1000;
-
-const POLL_ERRORS: Readonly<Record<Exclude<DevicePollOutcome, 'authorized'>, OAuthError['code']>> = {
-  authorization_pending: 'authorization_pending',
-  slow_down: 'slow_down',
-  access_denied: 'access_denied',
-  expired_token: 'expired_token',
-  invalid_grant: 'invalid_grant',
-};
 
 /**
  * The RFC 8628 device flow and its token endpoints (`identity-http.md` §5, identity-model §5.5):
@@ -88,7 +56,11 @@ const POLL_ERRORS: Readonly<Record<Exclude<DevicePollOutcome, 'authorized'>, OAu
  * const started = await services.device.startAuthorization(call, form);
  */
 export class IdentityDevice {
-  constructor(private readonly kernel: IdentityKernel) {}
+  private readonly audits: DeviceAudits;
+
+  constructor(private readonly kernel: IdentityKernel) {
+    this.audits = new DeviceAudits(kernel.audit);
+  }
 
   /**
    * `POST /oauth/device_authorization`: a `pending` grant for `client_id` and the requested
@@ -123,7 +95,7 @@ export class IdentityDevice {
           expiresAt: new Date(call.at.getTime() + lifetimes.deviceGrantSeconds * 1000),
         },
         at: call.at,
-        audit: this.grantAudit(call, id, 'device_authorization_started'),
+        audit: this.audits.grant(call, id, 'device_authorization_started'),
       });
       if (created.ok) {
         return {
@@ -176,14 +148,14 @@ export class IdentityDevice {
     const presented = parseDeviceToken(form.token);
     if (presented === undefined) return;
     for (const kind of ['refresh', 'access'] as const) {
-      for (const tokenDigest of this.tokenDigests(kind, presented)) {
+      for (const tokenDigest of deviceTokenLookupDigests(kind, this.kernel.keys.devicePepper, presented)) {
         const reference = { selector: presented.selector, tokenDigest };
         const revoked = await this.kernel.store.revokeDeviceTokenFamily({
           family: kind === 'refresh' ? { refreshToken: reference } : { accessToken: reference },
           clientId,
           reason: 'client_revocation',
           at: call.at,
-          audit: (family) => this.familyAudit(call, family, 'device_token.revoked', 'client_revocation'),
+          audit: (family) => this.audits.family(call, family, 'device_token.revoked', 'client_revocation'),
         });
         if (revoked.ok) return;
         if (revoked.code !== 'not_found') throw failure(revoked.code);
@@ -252,7 +224,7 @@ export class IdentityDevice {
         organizationId: input.organizationId,
         approvedCapabilities: input.capabilities,
         at: caller.at,
-        audit: this.decisionAudit(caller, input.organizationId, 'device_authorization_approved'),
+        audit: this.audits.decision(caller, input.organizationId, 'device_authorization_approved'),
       });
       if (authorized.ok) return;
       if (authorized.code !== 'not_found') throw identityFailure(authorized.code);
@@ -274,7 +246,7 @@ export class IdentityDevice {
         sessionId,
         inspectedSince: new Date(caller.at.getTime() - INSPECTION_WINDOW_MS),
         at: caller.at,
-        audit: this.decisionAudit(caller, null, 'device_authorization_denied'),
+        audit: this.audits.decision(caller, null, 'device_authorization_denied'),
       });
       if (denied.ok) return;
       if (denied.code !== 'not_found') throw identityFailure(denied.code);
@@ -296,11 +268,7 @@ export class IdentityDevice {
       const cancelled = await this.kernel.store.cancelDeviceGrant({
         deviceCodeDigest,
         at: call.at,
-        audit: this.kernel.audit.event(call.exchange, call.at, {
-          actor: ANONYMOUS,
-          action: 'device_grant.changed',
-          reasonCode: 'device_authorization_cancelled',
-        }),
+        audit: this.audits.cancelled(call),
       });
       if (cancelled.ok) return;
       if (cancelled.code !== 'not_found') throw identityFailure(cancelled.code);
@@ -314,15 +282,6 @@ export class IdentityDevice {
     return digests;
   }
 
-  private decisionAudit(caller: IdentityCall, organizationId: string | null, reasonCode: string): AuditEventInput {
-    return this.kernel.audit.event(caller.exchange, caller.at, {
-      actor: { type: 'user', userId: caller.context.principal.id },
-      action: 'device_grant.changed',
-      organizationId,
-      reasonCode,
-    });
-  }
-
   private async exchangeDeviceCode(call: DeviceOAuthCall, clientId: string, deviceCode: string) {
     const bytes = parseDeviceCode(deviceCode);
     if (bytes === undefined) throw new OAuthError('invalid_grant');
@@ -331,7 +290,7 @@ export class IdentityDevice {
         deviceCodeDigest,
         clientId,
         at: call.at,
-        audits: ({ outcome, grant }) => [this.grantAudit(call, grant.id, `device_poll_${outcome}`)],
+        audits: ({ outcome, grant }) => [this.audits.grant(call, grant.id, `device_poll_${outcome}`)],
       });
       if (!polled.ok && polled.code === 'not_found') continue;
       const { outcome } = unwrap(polled);
@@ -355,8 +314,8 @@ export class IdentityDevice {
       at: call.at,
       audits: (event) =>
         event.kind === 'issued'
-          ? [this.familyAudit(call, event.family, 'device_token.issued', null)]
-          : [this.grantAudit(call, event.grant.id, 'membership_authorization_changed')],
+          ? [this.audits.family(call, event.family, 'device_token.issued', null)]
+          : [this.audits.grant(call, event.grant.id, 'membership_authorization_changed')],
     });
     if (!claimed.ok && (claimed.code === 'invalid_transition' || claimed.code === 'not_found')) {
       throw new OAuthError('invalid_grant');
@@ -379,10 +338,7 @@ export class IdentityDevice {
     if (stored === null || stored.tokenDigest.keyVersion === null) throw new OAuthError('invalid_grant');
     const pepper = this.kernel.keys.devicePepper.byVersion(stored.tokenDigest.keyVersion);
     if (pepper === undefined) throw new OAuthError('invalid_grant');
-    const tokenDigest = storedDigest(
-      digestDeviceToken('refresh', pepper.key, presented.selector, presented.secret),
-      pepper.version,
-    );
+    const tokenDigest = deviceTokenDigest('refresh', pepper, presented);
     // A refresh token expires with its family, so its own expiry bounds the successor's.
     const pair = this.issuePair(call.at, stored.expiresAt);
     const context = { familyId: stored.familyId, parentTokenId: presented.selector, clientId };
@@ -405,7 +361,7 @@ export class IdentityDevice {
       sealedSuccessor: sealed,
       retryUntil: sealed === null ? null : new Date(call.at.getTime() + retrySeconds * 1000),
       at: call.at,
-      audits: (event) => [this.refreshAudit(call, event.kind, event.family)],
+      audits: (event) => [this.audits.refresh(call, event.kind, event.family)],
     });
     if (!rotated.ok && ['invalid_transition', 'not_found', 'replay_detected'].includes(rotated.code)) {
       throw new OAuthError('invalid_grant');
@@ -442,56 +398,6 @@ export class IdentityDevice {
     };
     return { accessToken: access.token, refreshToken: refresh.token, records };
   }
-
-  private tokenDigests(kind: 'access' | 'refresh', presented: SelectorToken): StoredDigest[] {
-    return this.kernel.keys.devicePepper.entries.map((entry) =>
-      storedDigest(digestDeviceToken(kind, entry.key, presented.selector, presented.secret), entry.version),
-    );
-  }
-
-  private grantAudit(call: DeviceOAuthCall, grantId: string, reasonCode: string): AuditEventInput {
-    return this.kernel.audit.event(call.exchange, call.at, {
-      actor: ANONYMOUS,
-      action: 'device_grant.changed',
-      target: { type: 'device_grant', id: grantId },
-      reasonCode,
-    });
-  }
-
-  private familyAudit(
-    call: DeviceOAuthCall,
-    family: DeviceTokenFamilyRecord,
-    action: string,
-    reasonCode: string | null,
-    outcome: 'succeeded' | 'denied' = 'succeeded',
-  ): AuditEventInput {
-    return this.kernel.audit.event(call.exchange, call.at, {
-      actor: ANONYMOUS,
-      action,
-      organizationId: family.organizationId,
-      // Audit targets name the grant a family came from (one family per grant).
-      target: { type: 'device_grant', id: family.deviceGrantId },
-      outcome,
-      reasonCode,
-    });
-  }
-
-  private refreshAudit(
-    call: DeviceOAuthCall,
-    kind: 'refreshed' | 'retried' | 'replay_detected' | 'membership_changed',
-    family: DeviceTokenFamilyRecord,
-  ): AuditEventInput {
-    switch (kind) {
-      case 'refreshed':
-        return this.familyAudit(call, family, 'device_token.refreshed', null);
-      case 'retried':
-        return this.familyAudit(call, family, 'device_token.refreshed', 'refresh_retry_window');
-      case 'replay_detected':
-        return this.familyAudit(call, family, 'device_token.replay_detected', 'refresh_token_replay', 'denied');
-      case 'membership_changed':
-        return this.familyAudit(call, family, 'device_token.revoked', 'membership_authorization_changed');
-    }
-  }
 }
 
 function sessionOf(caller: IdentityCall): string {
@@ -506,39 +412,4 @@ function identityFailure(code: StoreFailureCode): IdentityError {
     return new IdentityError('service_unavailable', { cause: new Error(`store ${code}`) });
   }
   return new IdentityError('not_found');
-}
-
-function requireClientId(value: string | undefined): string {
-  if (value === undefined || !CLIENT_ID.test(value)) throw new OAuthError('invalid_request');
-  return value;
-}
-
-function storedDigest(bytes: Uint8Array, keyVersion: string): StoredDigest {
-  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(bytes), keyVersion };
-}
-
-function failure(code: StoreFailureCode): OAuthError {
-  return new OAuthError(code === 'unavailable' ? 'temporarily_unavailable' : 'server_error', {
-    cause: new Error(`store ${code}`),
-  });
-}
-
-function unwrap<T>(result: StoreResult<T>): T {
-  if (!result.ok) throw failure(result.code);
-  return result.value;
-}
-
-function tokenResponse(
-  family: DeviceTokenFamilyRecord,
-  accessToken: string,
-  refreshToken: string,
-  expiresIn: number,
-): DeviceTokenResponse {
-  return {
-    access_token: accessToken,
-    token_type: 'Bearer',
-    expires_in: expiresIn,
-    refresh_token: refreshToken,
-    scope: formatTokenScope(family.capabilities),
-  };
 }

@@ -1,5 +1,5 @@
 import type { IdentityClock, RandomSource } from '../runtime/identity.runtime.js';
-import type { KeyRing } from '../runtime/key-ring.resolver.js';
+import type { KeyRing, KeyRingEntry } from '../runtime/key-ring.resolver.js';
 import type { StoredDigest } from '../store/identity-records.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.codec.js';
 import { DIGEST_DOMAINS } from './digest-domains.constants.js';
@@ -105,4 +105,30 @@ export function deviceTokenMatches(
   const expected = decodeBase64Url(stored.encoded, { minBytes: 32, maxBytes: 32 });
   if (pepper === undefined || expected === undefined || stored.algorithm !== 'hmac-sha256') return false;
   return timingSafeEqual(digestDeviceToken(kind, pepper.key, presented.selector, presented.secret), expected);
+}
+
+/**
+ * The stored digest of a presented device token under one key version of the device pepper.
+ *
+ * @example
+ * const digest = deviceTokenDigest('refresh', ring.current, parseDeviceToken(token)!);
+ */
+export function deviceTokenDigest(kind: DeviceTokenKind, entry: KeyRingEntry, presented: SelectorToken): StoredDigest {
+  const digest = digestDeviceToken(kind, entry.key, presented.selector, presented.secret);
+  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(digest), keyVersion: entry.version };
+}
+
+/**
+ * One digest of a presented device token per key version of the ring, current first: the
+ * candidates to look the token up by (a revocation does not know the version it was issued under).
+ *
+ * @example
+ * for (const digest of deviceTokenLookupDigests('access', ring, presented)) { ... }
+ */
+export function deviceTokenLookupDigests(
+  kind: DeviceTokenKind,
+  ring: KeyRing,
+  presented: SelectorToken,
+): StoredDigest[] {
+  return ring.entries.map((entry) => deviceTokenDigest(kind, entry, presented));
 }

@@ -4,7 +4,7 @@ import {
   DEVICE_CODE_GRANT_TYPE,
   REVOKE_PARAMETERS,
   TOKEN_PARAMETERS,
-} from '../../device/identity-device.service.js';
+} from '../../device/device-oauth.wire.js';
 import type { IdentityKernel } from '../../identity-kernel.js';
 import { OAuthError } from '../../errors/oauth.errors.js';
 import { rateLimitPeer } from '../../tokens/client-address.format.js';
