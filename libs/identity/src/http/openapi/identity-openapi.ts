@@ -10,7 +10,8 @@ import {
   type RouteDoc,
 } from '../routes/route-doc.js';
 import type { IdentityRoute, IdentityRouteTable } from '../routes/route-table.js';
-import { componentSchemas, errorComponent, errorSchema, oauthErrorSchema } from './openapi-components.js';
+import { componentSchemas } from './openapi-components.js';
+import { errorComponent, errorSchema, oauthErrorSchema } from './openapi-errors.js';
 import { fieldRulesSchema } from './openapi-fields.js';
 
 /** What the document may vary on: the names a deployment configures. */

@@ -1,7 +1,7 @@
-import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
-import { OAUTH_ERROR_CATALOGUE, OAUTH_ERROR_CODES, type OAuthErrorCode } from '../../errors/oauth.errors.js';
 import { ref, arrayOf, type JsonSchema } from '../routes/route-doc.js';
-import { uuidV7 } from './openapi-fields.js';
+import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
+import { errorEnvelopes, errorSchema, oauthErrorBodies } from './openapi-errors.js';
+import { object, uuidV7 } from './openapi-fields.js';
 
 /** RFC 3339 UTC with `Z`; a millisecond fraction only when non-zero (identity-http §1). */
 const TIMESTAMP: JsonSchema = {
@@ -23,17 +23,6 @@ const CSRF_TOKEN: JsonSchema = {
   description: 'Send back as `X-CSRF-Token` on unsafe requests (kept in sessionStorage `tessera.identity.csrf.v1`).',
 };
 const VERSION: JsonSchema = { type: 'integer', minimum: 0 };
-
-/** A closed object: every listed property, `required` ones always present, nothing else. */
-function object(required: readonly string[], properties: Record<string, JsonSchema>, description?: string): JsonSchema {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: [...required],
-    properties,
-    ...(description === undefined ? {} : { description }),
-  };
-}
 
 const TOKEN_SHOWN_ONCE: JsonSchema = {
   type: 'string',
@@ -404,71 +393,4 @@ function clientConfigSchema(): JsonSchema {
     },
     'Browser-safe client configuration (identity-http §11): no secret material.',
   );
-}
-
-/** Component name of the error envelope of one code (`ErrorNotFound`). */
-export function errorComponent(code: IdentityErrorCode): string {
-  return `Error${code.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase())}`;
-}
-
-/** The envelope of each code, with its fixed message and retryability (identity-http §8.1). */
-function errorEnvelopes(): Record<string, JsonSchema> {
-  const codes = Object.keys(IDENTITY_ERROR_CATALOGUE) as IdentityErrorCode[];
-  return Object.fromEntries(
-    codes.map((code) => {
-      const { message, retryable } = IDENTITY_ERROR_CATALOGUE[code];
-      const error = object(['code', 'message', 'retryable'], {
-        code: { const: code },
-        message: { const: message },
-        requestId: { type: 'string', minLength: 1, maxLength: 255 },
-        retryable: { const: retryable },
-      });
-      return [errorComponent(code), object(['error'], { error })];
-    }),
-  );
-}
-
-/**
- * The identity error envelope (identity-http §8.1) restricted to `codes`.
- *
- * @example
- * errorSchema(['not_found']); // { $ref: '#/components/schemas/ErrorNotFound' }
- */
-export function errorSchema(codes: readonly IdentityErrorCode[]): JsonSchema {
-  const refs = codes.map((code) => ref(errorComponent(code)));
-  return refs.length === 1 ? refs[0]! : { oneOf: refs };
-}
-
-/**
- * The name of the component holding the RFC 6749 body of `code`.
- *
- * @example
- * oauthErrorComponent('slow_down'); // 'OAuthErrorSlowDown'
- */
-export function oauthErrorComponent(code: OAuthErrorCode): string {
-  return `OAuthError${code.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase())}`;
-}
-
-/** The RFC 6749 §5.2 body of each OAuth code, with its fixed description (identity-http §5). */
-function oauthErrorBodies(): Record<string, JsonSchema> {
-  return Object.fromEntries(
-    OAUTH_ERROR_CODES.map((code) => [
-      oauthErrorComponent(code),
-      object(['error', 'error_description'], {
-        error: { const: code },
-        error_description: { const: OAUTH_ERROR_CATALOGUE[code].description },
-      }),
-    ]),
-  );
-}
-
-/**
- * The RFC 6749 body schema of `codes`: a `$ref` for one, `oneOf` for several.
- *
- * @example
- * oauthErrorSchema(['authorization_pending', 'slow_down']);
- */
-export function oauthErrorSchema(codes: readonly OAuthErrorCode[]): JsonSchema {
-  const refs = codes.map((code) => ref(oauthErrorComponent(code)));
-  return refs.length === 1 ? refs[0]! : { oneOf: refs };
 }

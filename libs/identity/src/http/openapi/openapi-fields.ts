@@ -55,3 +55,18 @@ export function fieldRulesSchema(rules: BodySchema): JsonSchema {
     properties: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, fieldSchema(rule)])),
   };
 }
+
+/** A closed object: every listed property, `required` ones always present, nothing else. */
+export function object(
+  required: readonly string[],
+  properties: Record<string, JsonSchema>,
+  description?: string,
+): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: [...required],
+    properties,
+    ...(description === undefined ? {} : { description }),
+  };
+}
