@@ -25,6 +25,16 @@ const NAMES = [
 const ref = (name: string) => `env:TESSERA_DEVELOPMENT_${name}`;
 
 /**
+ * The demo's capability allowlists: service credentials may carry its application grant
+ * `package.publish` (see packages/packages.module.ts); the `tessera` CLI (device flow) may ask for
+ * the user's profile, organizations, and that grant.
+ */
+export const DEMO_CAPABILITIES = Object.freeze({
+  device: ['identity.profile', 'identity.organizations', 'package.publish'],
+  service: ['package.publish'],
+});
+
+/**
  * Development secrets for the demo: read from `TESSERA_DEVELOPMENT_*` variables when set,
  * otherwise generated once and kept in `secretsFile` (mode 0600) so sessions survive restarts.
  * Development only: staging and production resolve secrets from their own references.
@@ -70,8 +80,7 @@ export function demoIdentity(
 ): { config: IdentityConfig; runtime: IdentityRuntime } {
   if (deployedFromEnv(env)) {
     return {
-      // Service credentials may carry the demo's application grant (see packages/packages.module.ts).
-      config: { ...identityConfigFromEnv(env), capabilities: { service: ['package.publish'] } },
+      config: { ...identityConfigFromEnv(env), capabilities: DEMO_CAPABILITIES },
       runtime: createNodeIdentityRuntime({ secrets: createEnvAndFileSecretResolver(env) }),
     };
   }
@@ -91,8 +100,7 @@ export function demoIdentity(
       signingKey: ref('SIGNING_KEY'),
     },
     bootstrap: pending ? { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') } : { lifecycle: 'retired' },
-    // Service credentials may carry the demo's application grant (see packages/packages.module.ts).
-    capabilities: { service: ['package.publish'] },
+    capabilities: DEMO_CAPABILITIES,
     // A shorter recent-passkey window (1..900 s) lets the browser journeys reach step-up without waiting 5 minutes.
     ...(env.TESSERA_STEP_UP_WINDOW_SECONDS
       ? { lifetimes: { stepUpWindowSeconds: Number(env.TESSERA_STEP_UP_WINDOW_SECONDS) } }
