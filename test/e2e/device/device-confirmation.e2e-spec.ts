@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { seedPasskeySession, type IdentityTestApp } from '../../support/identity-app.js';
 import { post } from '../../support/passkey-client.js';
+import { seedMember } from '../../support/tenant-seed.js';
 import { bootDeviceApp, pollToken, postForm, rowsOf, seedApprover, startDevice } from './device.fixtures.js';
 
 const NOT_FOUND = { code: 'not_found', retryable: false };
@@ -77,8 +78,13 @@ describe('device confirmation routes 35–38', () => {
     });
     expect(deniedFromOther.status).toBe(404);
 
-    // package.publish is requested but not among a publisher's effective capabilities.
-    const tooMuch = await post(identity, '/identity/v1/device/approve', approver.session).send({
+    // package.publish is requested but not among a viewer's effective capabilities (the
+    // application grant gives it to publishers and above).
+    const viewer = await seedMember(identity, approver.organizationId, 'viewer');
+    expect(
+      (await post(identity, '/identity/v1/device', viewer.session).send({ userCode: started.user_code })).status,
+    ).toBe(200);
+    const tooMuch = await post(identity, '/identity/v1/device/approve', viewer.session).send({
       ...body,
       capabilities: ['package.publish'],
     });

@@ -19,7 +19,9 @@ import {
 /**
  * The RFC 8628 device flow over HTTP, driven by `openid-client` 6 as the real client: device
  * authorization, polling through `authorization_pending` and `slow_down` (the client honours the
- * interval and its increase), the token response, refresh, and RFC 7009 revocation. Every
+ * interval and its increase), the user's decision on the confirmation routes 35–37 over HTTP (a
+ * passkey session inspects, then approves or denies), the token response, refresh, and RFC 7009
+ * revocation. Every
  * response the client receives is checked against docs/openapi.json like supertest's are.
  */
 describe('device flow over HTTP with openid-client', () => {

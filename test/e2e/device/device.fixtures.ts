@@ -1,21 +1,23 @@
+import type { CapabilityResolver } from '@tessera/identity';
 import request from 'supertest';
-// White-box: the device-code digests, to cancel a grant as its holder would (route 38 is not part of this change).
-import {
-  deviceCodeLookupDigests,
-  parseDeviceCode,
-  userCodeLookupDigests,
-} from '../../../libs/identity/src/tokens/device-code.format.js';
 import { bootIdentityApp, type IdentityTestApp } from '../../support/identity-app.js';
-import { identityKernelOf } from '../../support/identity-kernel.js';
+import { post } from '../../support/passkey-client.js';
 import { seedMember, seedOrganization, tenantRows, type SeededMember } from '../../support/tenant-seed.js';
+
+/** The application grant of the device test apps, as the demo's: publishers and above may publish. */
+export const PUBLISHERS: CapabilityResolver = {
+  resolve: ({ role }) => (role === 'viewer' ? [] : ['package.publish']),
+};
 
 /** The device allowlist of the device test apps. */
 export const DEVICE_CAPABILITIES = ['identity.organizations', 'identity.profile', 'package.publish'] as const;
 export const CLIENT_ID = 'tessera-cli';
 
-/** A device test app: the allowlist above and the given rate limits. */
+/** A device test app: the allowlist and the application grant above, and the given rate limits. */
 export function bootDeviceApp(rateLimits: Record<string, { limit: number; windowSeconds: number }> = {}) {
-  return bootIdentityApp({ capabilities: { device: [...DEVICE_CAPABILITIES], service: [] }, rateLimits });
+  return bootIdentityApp({ capabilities: { device: [...DEVICE_CAPABILITIES], service: [] }, rateLimits }, undefined, {
+    capabilityResolvers: [PUBLISHERS],
+  });
 }
 
 /** A POST of a form body (`application/x-www-form-urlencoded`) to an OAuth endpoint. */
@@ -71,8 +73,8 @@ export async function seedApprover(identity: IdentityTestApp): Promise<SeededMem
 }
 
 /**
- * Inspects and then approves or denies the grant of `userCode` as `approver`'s session, through
- * the store port (the confirmation routes 35–37 are not part of this change).
+ * Inspects and then approves or denies the grant of `userCode` as `approver`'s session, over HTTP
+ * through routes 35–37 (the confirmation screen first, as the approval needs it).
  */
 export async function decide(
   identity: IdentityTestApp,
@@ -80,33 +82,17 @@ export async function decide(
   approver: SeededMember & { organizationId: string },
   decision: { approve: readonly string[] } | 'deny',
 ): Promise<void> {
-  const kernel = identityKernelOf(identity.app);
-  const at = identity.clock.now();
-  const [userCodeDigest] = userCodeLookupDigests(kernel.keys.devicePepper, userCode)!;
-  const sessionId = approver.session.sessionId;
-  const inspected = await kernel.store.inspectDeviceGrant({ userCodeDigest: userCodeDigest!, sessionId, at });
-  if (!inspected.ok) throw new Error(`inspect failed: ${inspected.code}`);
-  const audit = kernel.audit.event(undefined, at, {
-    actor: { type: 'user', userId: approver.userId },
-    action: 'device_grant.changed',
-    target: { type: 'device_grant', id: inspected.value.id },
-    reasonCode: decision === 'deny' ? 'device_authorization_denied' : 'device_authorization_approved',
-  });
-  const inspectedSince = new Date(at.getTime() - 600_000);
+  const inspected = await post(identity, '/identity/v1/device', approver.session).send({ userCode });
+  if (inspected.status !== 200) throw new Error(`inspect failed: ${inspected.status} ${inspected.text}`);
   const decided =
     decision === 'deny'
-      ? await kernel.store.denyDeviceGrant({ userCodeDigest: userCodeDigest!, sessionId, inspectedSince, at, audit })
-      : await kernel.store.authorizeDeviceGrant({
-          userCodeDigest: userCodeDigest!,
-          sessionId,
-          inspectedSince,
-          userId: approver.userId,
+      ? await post(identity, '/identity/v1/device/deny', approver.session).send({ userCode })
+      : await post(identity, '/identity/v1/device/approve', approver.session).send({
+          userCode,
           organizationId: approver.organizationId,
-          approvedCapabilities: decision.approve,
-          at,
-          audit,
+          capabilities: decision.approve,
         });
-  if (!decided.ok) throw new Error(`decision failed: ${decided.code}`);
+  if (decided.status !== 200) throw new Error(`decision failed: ${decided.status} ${decided.text}`);
 }
 
 /** Rows of one table of the identity schema matching `where`. */
@@ -118,19 +104,8 @@ export async function rowsOf(
   return tenantRows(identity).sql(sql, params);
 }
 
-/** Cancels the grant of `deviceCode` through the store port, as its holder. */
+/** Cancels the grant of `deviceCode` over HTTP (route 38), as its holder. */
 export async function cancelDevice(identity: IdentityTestApp, deviceCode: string): Promise<void> {
-  const kernel = identityKernelOf(identity.app);
-  const [deviceCodeDigest] = deviceCodeLookupDigests(kernel.keys.devicePepper, parseDeviceCode(deviceCode)!);
-  const at = identity.clock.now();
-  const cancelled = await kernel.store.cancelDeviceGrant({
-    deviceCodeDigest: deviceCodeDigest!,
-    at,
-    audit: kernel.audit.event(undefined, at, {
-      actor: { type: 'anonymous' },
-      action: 'device_grant.changed',
-      reasonCode: 'device_authorization_cancelled',
-    }),
-  });
-  if (!cancelled.ok) throw new Error(`cancel failed: ${cancelled.code}`);
+  const cancelled = await post(identity, '/identity/v1/device/cancel').send({ deviceCode });
+  if (cancelled.status !== 200) throw new Error(`cancel failed: ${cancelled.status} ${cancelled.text}`);
 }
