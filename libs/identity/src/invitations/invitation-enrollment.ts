@@ -5,9 +5,9 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { storeRead } from '../http/route-kit.js';
 import { credentialRefusal, type IdentitySessions, type MintedSession } from '../sessions/session.service.js';
 import type { InvitationRecord, MembershipRecord, UserRecord } from '../store/identity-records.js';
-import { encodeBase64Url } from '../tokens/base64url.codec.js';
 import { digestInvitationToken, parseInvitationToken } from '../tokens/secret-token.format.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
+import { storedKeyedDigest } from '../tokens/keyed-digest.crypto.js';
 
 /** An enrolled account: the new user, its membership and its restricted session. */
 export interface InvitationEnrollment extends MintedSession {
@@ -29,11 +29,9 @@ export async function findInvitationByToken(
   const ring = kernel.keys.recoveryPepper;
   for (const pepper of [ring.current, ...ring.previous]) {
     const invitation = await storeRead(() =>
-      kernel.store.findInvitationByTokenDigest({
-        algorithm: 'hmac-sha256',
-        encoded: encodeBase64Url(digestInvitationToken(pepper.key, secret)),
-        keyVersion: pepper.version,
-      }),
+      kernel.store.findInvitationByTokenDigest(
+        storedKeyedDigest(digestInvitationToken(pepper.key, secret), pepper.version),
+      ),
     );
     if (invitation !== null) return invitation;
   }
@@ -75,11 +73,7 @@ export async function enrollInvitation(
   // Try the current pepper version first, then previous ones (identity-model §2 key rings).
   for (const pepper of [ring.current, ...ring.previous]) {
     result = await kernel.store.enrollInvitation({
-      tokenDigest: {
-        algorithm: 'hmac-sha256',
-        encoded: encodeBase64Url(digestInvitationToken(pepper.key, secret)),
-        keyVersion: pepper.version,
-      },
+      tokenDigest: storedKeyedDigest(digestInvitationToken(pepper.key, secret), pepper.version),
       at,
       user: { id: userId, primaryEmail: null, displayName },
       membershipId,

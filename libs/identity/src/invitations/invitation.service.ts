@@ -6,11 +6,11 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { IDENTITY_KERNEL } from '../identity.tokens.js';
 import { ROLE_RANK } from '../organizations/capabilities.js';
 import type { InvitationRecord, OrganizationRole } from '../store/identity-records.js';
-import { encodeBase64Url } from '../tokens/base64url.codec.js';
 import { digestInvitationToken, generateInvitationToken } from '../tokens/secret-token.format.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { codePointLength } from '../http/request-fields.js';
 import { getRequestTime } from '../http/identity-exchange.js';
+import { storedKeyedDigest } from '../tokens/keyed-digest.crypto.js';
 
 /** Input of {@link IdentityInvitations.create}. */
 export interface CreateInvitationInput {
@@ -62,11 +62,7 @@ export class IdentityInvitations {
         organizationId: input.organizationId,
         email,
         role: input.role,
-        tokenDigest: {
-          algorithm: 'hmac-sha256',
-          encoded: encodeBase64Url(digestInvitationToken(pepper.key, token.bytes)),
-          keyVersion: pepper.version,
-        },
+        tokenDigest: storedKeyedDigest(digestInvitationToken(pepper.key, token.bytes), pepper.version),
         invitedByUserId: input.invitedByUserId,
         expiresAt: new Date(at.getTime() + config.lifetimes.invitationSeconds * 1000),
       },

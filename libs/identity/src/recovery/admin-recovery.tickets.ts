@@ -3,10 +3,10 @@ import type { IdentityContext } from '../context/identity-context.js';
 import { IdentityError } from '../errors/identity.errors.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import type { AdministrativeRecovery } from './admin-recovery.port.js';
-import { digestRecoveryTicket, digestRecoveryTicketUser, hmacDigest, parseRecoveryTicket } from './recovery-tokens.js';
+import { digestRecoveryTicket, digestRecoveryTicketUser, parseRecoveryTicket } from './recovery-tokens.js';
 import type { ChallengeRecord } from '../store/identity-records.js';
 import { decodeBase64Url, encodeBase64Url } from '../tokens/base64url.codec.js';
-import { timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
+import { storedKeyedDigest, timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { storeRead } from '../http/route-kit.js';
 import {
@@ -50,7 +50,7 @@ export class AdministrativeRecoveryTickets {
       challenge: {
         id: ticketId,
         purpose: 'account_recovery',
-        challengeDigest: hmacDigest(digestRecoveryTicket(pepper.key, { ticketId, secret }), pepper.version),
+        challengeDigest: storedKeyedDigest(digestRecoveryTicket(pepper.key, { ticketId, secret }), pepper.version),
         bindingDigest: null,
         payloadDigest: null,
         userBindingDigest: encodeBase64Url(digestRecoveryTicketUser(pepper.key, ticketId, target.id)),

@@ -4,7 +4,7 @@ import type { NewRecoveryCode } from '../store/identity-credential.port.js';
 import type { StoredDigest } from '../store/identity-records.js';
 import { decodeBase64Url, encodeBase64Url } from '../tokens/base64url.codec.js';
 import { DIGEST_DOMAINS } from '../tokens/digest-domains.constants.js';
-import { keyedDigest, timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
+import { keyedDigest, storedKeyedDigest, timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { isUuidV7 } from '../http/request-fields.js';
 
@@ -44,7 +44,7 @@ export function generateRecoveryCodes(
     rows.push({
       id: generateUuidV7(runtime.clock, runtime.random),
       publicSelector: selector,
-      secretDigest: hmacDigest(digestRecoveryCode(ring.current.key, { selector, secret }), ring.current.version),
+      secretDigest: storedKeyedDigest(digestRecoveryCode(ring.current.key, { selector, secret }), ring.current.version),
     });
   }
   return { codes, rows };
@@ -91,9 +91,4 @@ export function parseRecoveryTicket(value: string): RecoveryTicketParts | undefi
   const secret = decodeBase64Url(value.slice(dot + 1), { minBytes: 32, maxBytes: 32 });
   if (!isUuidV7(ticketId) || secret === undefined) return undefined;
   return { ticketId, secret };
-}
-
-/** A stored keyed digest. */
-export function hmacDigest(bytes: Uint8Array, keyVersion: string): StoredDigest {
-  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(bytes), keyVersion };
 }

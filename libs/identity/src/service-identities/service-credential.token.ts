@@ -1,9 +1,9 @@
 import type { IdentityClock, RandomSource } from '../runtime/identity.runtime.js';
 import type { KeyRing } from '../runtime/key-ring.resolver.js';
 import type { StoredDigest } from '../store/identity-records.js';
-import { decodeBase64Url, encodeBase64Url } from '../tokens/base64url.codec.js';
+import { decodeBase64Url } from '../tokens/base64url.codec.js';
 import { DIGEST_DOMAINS } from '../tokens/digest-domains.constants.js';
-import { keyedDigest, timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
+import { keyedDigest, storedKeyedDigest, timingSafeEqual } from '../tokens/keyed-digest.crypto.js';
 import { generateSelectorToken, parseSelectorToken, type SelectorToken } from '../tokens/secret-token.format.js';
 
 /**
@@ -48,7 +48,7 @@ export function issueServiceCredentialSecret(
   return {
     token,
     id: selector,
-    secretDigest: { algorithm: 'hmac-sha256', encoded: encodeBase64Url(digest), keyVersion: ring.current.version },
+    secretDigest: storedKeyedDigest(digest, ring.current.version),
   };
 }
 

@@ -1,14 +1,14 @@
 import type { IdentityClock, RandomSource } from '../runtime/identity.runtime.js';
-import { encodeBase64Url } from '../tokens/base64url.codec.js';
 import {
   digestCsrfToken,
   digestSessionSecret,
   generateCsrfToken,
   generateSessionToken,
 } from '../tokens/secret-token.format.js';
-import type { Assurance, AuthenticationMethod, SessionFederation, StoredDigest } from '../store/identity-records.js';
+import type { Assurance, AuthenticationMethod, SessionFederation } from '../store/identity-records.js';
 import type { NewSession } from '../store/identity-store.port.js';
 import type { SessionPepperRing } from './session-keys.js';
+import { storedKeyedDigest } from '../tokens/keyed-digest.crypto.js';
 
 /** Lifetimes a new session gets, in seconds. */
 export interface SessionLifetimes {
@@ -70,8 +70,8 @@ export function issueSession(
     id: token.selector,
     familyId: issue.predecessor?.familyId ?? token.selector,
     userId: issue.userId,
-    tokenDigest: stored(digestSessionSecret(pepper.key, token.secret), pepper.version),
-    csrfDigest: stored(digestCsrfToken(pepper.key, csrf.bytes), pepper.version),
+    tokenDigest: storedKeyedDigest(digestSessionSecret(pepper.key, token.secret), pepper.version),
+    csrfDigest: storedKeyedDigest(digestCsrfToken(pepper.key, csrf.bytes), pepper.version),
     assurance: issue.assurance,
     authenticationMethod: issue.authenticationMethod,
     label: issue.label ?? null,
@@ -83,8 +83,4 @@ export function issueSession(
     federation: issue.federation ?? null,
   };
   return { session, cookieToken: token.token, csrfToken: csrf.token };
-}
-
-function stored(digest: Uint8Array, keyVersion: string): StoredDigest {
-  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(digest), keyVersion };
 }

@@ -3,7 +3,7 @@ import type { KeyRing } from '../runtime/key-ring.resolver.js';
 import type { StoredDigest } from '../store/identity-records.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.codec.js';
 import { DIGEST_DOMAINS } from './digest-domains.constants.js';
-import { keyedDigest } from './keyed-digest.crypto.js';
+import { keyedDigest, storedKeyedDigest } from './keyed-digest.crypto.js';
 import { TOKEN_SECRET_BYTES } from './secret-token.format.js';
 
 /**
@@ -163,8 +163,8 @@ export function issueDeviceCodes(random: RandomSource, ring: KeyRing): IssuedDev
   return {
     deviceCode: device.token,
     userCode,
-    deviceCodeDigest: storedDigest(digestDeviceCode(key, device.bytes), version),
-    userCodeDigest: storedDigest(digestUserCode(key, userCode), version),
+    deviceCodeDigest: storedKeyedDigest(digestDeviceCode(key, device.bytes), version),
+    userCodeDigest: storedKeyedDigest(digestUserCode(key, userCode), version),
   };
 }
 
@@ -179,7 +179,7 @@ export function issueDeviceCodes(random: RandomSource, ring: KeyRing): IssuedDev
  * const digests = bytes === undefined ? [] : deviceCodeLookupDigests(kernel.keys.devicePepper, bytes);
  */
 export function deviceCodeLookupDigests(ring: KeyRing, bytes: Uint8Array): readonly StoredDigest[] {
-  return ring.entries.map((entry) => storedDigest(digestDeviceCode(entry.key, bytes), entry.version));
+  return ring.entries.map((entry) => storedKeyedDigest(digestDeviceCode(entry.key, bytes), entry.version));
 }
 
 /**
@@ -193,11 +193,7 @@ export function deviceCodeLookupDigests(ring: KeyRing, bytes: Uint8Array): reado
 export function userCodeLookupDigests(ring: KeyRing, input: unknown): readonly StoredDigest[] | undefined {
   const code = normalizeUserCode(input);
   if (code === undefined) return undefined;
-  return ring.entries.map((entry) => storedDigest(digestUserCode(entry.key, code), entry.version));
-}
-
-function storedDigest(bytes: Uint8Array, keyVersion: string): StoredDigest {
-  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(bytes), keyVersion };
+  return ring.entries.map((entry) => storedKeyedDigest(digestUserCode(entry.key, code), entry.version));
 }
 
 function exactBytes(random: RandomSource, size: number): Buffer {

@@ -1,9 +1,9 @@
 import type { IdentityClock, RandomSource } from '../runtime/identity.runtime.js';
 import type { KeyRing, KeyRingEntry } from '../runtime/key-ring.resolver.js';
 import type { StoredDigest } from '../store/identity-records.js';
-import { decodeBase64Url, encodeBase64Url } from './base64url.codec.js';
+import { decodeBase64Url } from './base64url.codec.js';
 import { DIGEST_DOMAINS } from './digest-domains.constants.js';
-import { keyedDigest, timingSafeEqual } from './keyed-digest.crypto.js';
+import { keyedDigest, storedKeyedDigest, timingSafeEqual } from './keyed-digest.crypto.js';
 import { generateSelectorToken, parseSelectorToken, type SelectorToken } from './secret-token.format.js';
 
 /**
@@ -69,7 +69,7 @@ export function issueDeviceToken(
   return {
     token,
     id: selector,
-    tokenDigest: { algorithm: 'hmac-sha256', encoded: encodeBase64Url(digest), keyVersion: ring.current.version },
+    tokenDigest: storedKeyedDigest(digest, ring.current.version),
   };
 }
 
@@ -114,8 +114,7 @@ export function deviceTokenMatches(
  * const digest = deviceTokenDigest('refresh', ring.current, parseDeviceToken(token)!);
  */
 export function deviceTokenDigest(kind: DeviceTokenKind, entry: KeyRingEntry, presented: SelectorToken): StoredDigest {
-  const digest = digestDeviceToken(kind, entry.key, presented.selector, presented.secret);
-  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(digest), keyVersion: entry.version };
+  return storedKeyedDigest(digestDeviceToken(kind, entry.key, presented.selector, presented.secret), entry.version);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import crypto from 'node:crypto';
 import fc from 'fast-check';
-import { keyedDigest, lengthPrefixed, timingSafeEqual } from './keyed-digest.crypto.js';
+import { keyedDigest, lengthPrefixed, storedKeyedDigest, timingSafeEqual } from './keyed-digest.crypto.js';
 
 describe('length-prefixed digest input', () => {
   it('writes a 4-byte big-endian length before each field, domain first', () => {
@@ -49,5 +49,17 @@ describe('timingSafeEqual', () => {
     expect(timingSafeEqual(a, Buffer.from('0123456789abcdeF'))).toBe(false);
     expect(timingSafeEqual(a, a.subarray(0, 15))).toBe(false);
     expect(timingSafeEqual(new Uint8Array(0), new Uint8Array(0))).toBe(true);
+  });
+});
+
+describe('storedKeyedDigest', () => {
+  it('keeps HMAC-SHA-256 bytes as the store does: algorithm, unpadded base64url, pepper version', () => {
+    const bytes = keyedDigest(Buffer.alloc(32, 7), 'tessera-test-v1', 'selector');
+    expect(storedKeyedDigest(bytes, 'v2')).toEqual({
+      algorithm: 'hmac-sha256',
+      encoded: Buffer.from(bytes).toString('base64url'),
+      keyVersion: 'v2',
+    });
+    expect(storedKeyedDigest(bytes, 'v2').encoded).toHaveLength(43);
   });
 });

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import type { StoredDigest } from '../store/identity-records.js';
+import { encodeBase64Url } from './base64url.codec.js';
 
 /**
  * One field of a digest input: a string (UTF-8) or raw bytes.
@@ -75,4 +77,15 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
     return false;
   }
   return crypto.timingSafeEqual(a, b);
+}
+
+/**
+ * A keyed digest as the store keeps it: HMAC-SHA-256 bytes, base64url-encoded, with the version of
+ * the pepper that keyed them (the lookup by a previous version needs it).
+ *
+ * @example
+ * const tokenDigest = storedKeyedDigest(keyedDigest(ring.current.key, DOMAIN, selector, secret), ring.current.version);
+ */
+export function storedKeyedDigest(bytes: Uint8Array, keyVersion: string): StoredDigest {
+  return { algorithm: 'hmac-sha256', encoded: encodeBase64Url(bytes), keyVersion };
 }
