@@ -1,17 +1,12 @@
 import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
 import { DEFAULT_REQUEST_ID_HEADER, DEFAULT_SESSION_COOKIE } from '../../config/identity-config.defaults.js';
 import { ROUTE_TABLES } from '../identity.router.js';
-import { OAUTH_ERROR_CATALOGUE, type OAuthErrorCode } from '../../errors/oauth.errors.js';
-import {
-  isOAuthRouteDoc,
-  type CookieEffect,
-  type JsonSchema,
-  type OAuthRouteDoc,
-  type RouteDoc,
-} from '../routes/route-doc.js';
+import { isOAuthRouteDoc, type CookieEffect, type JsonSchema, type RouteDoc } from '../routes/route-doc.js';
 import type { IdentityRoute, IdentityRouteTable } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-components.js';
-import { errorComponent, errorSchema, oauthErrorSchema } from './openapi-errors.js';
+import { oauthOperation } from './openapi-oauth.operation.js';
+import { capitalise, commonHeaders, headerComponents } from './openapi-shared.js';
+import { errorComponent, errorSchema } from './openapi-errors.js';
 import { fieldRulesSchema } from './openapi-fields.js';
 
 /** What the document may vary on: the names a deployment configures. */
@@ -95,7 +90,7 @@ export function buildOpenApiDocument(
     paths,
     components: {
       schemas: componentSchemas(),
-      headers: headers(requestIdHeader),
+      headers: headerComponents(requestIdHeader),
       responses: {
         ...errorResponses(requestIdHeader),
         SharedStageError: {
@@ -181,38 +176,6 @@ const TAGS = [
   },
 ];
 
-function commonHeaders(requestIdHeader: string): Record<string, unknown> {
-  return {
-    'Cache-Control': { $ref: '#/components/headers/CacheControl' },
-    [requestIdHeader]: { $ref: '#/components/headers/RequestId' },
-  };
-}
-
-function headers(requestIdHeader: string): Record<string, unknown> {
-  return {
-    CacheControl: {
-      required: true,
-      schema: { const: 'no-store' },
-      description: 'Identity responses are never cached.',
-    },
-    RequestId: {
-      required: true,
-      schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,255}$' },
-      description: `The request's correlation id (\`${requestIdHeader}\`): the caller's valid one, or a generated \`req_…\`.`,
-    },
-    Pragma: {
-      required: true,
-      schema: { const: 'no-cache' },
-      description: 'OAuth responses are never cached by HTTP/1.0 caches either.',
-    },
-    RetryAfter: {
-      required: true,
-      schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
-      description: 'Seconds until the rate-limit window ends (≥ 1).',
-    },
-  };
-}
-
 function errorResponse(codes: readonly IdentityErrorCode[], common: Record<string, unknown>): Record<string, unknown> {
   const limited = codes.includes('rate_limited');
   return {
@@ -237,10 +200,6 @@ function operationId(row: IdentityRoute): string {
     .filter((word) => word !== '')
     .map((word) => (word.startsWith(':') ? `By${capitalise(word.slice(1))}` : capitalise(word)));
   return row.method.toLowerCase() + words.join('');
-}
-
-function capitalise(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 function callerClasses(row: IdentityRoute): string[] {
@@ -298,75 +257,6 @@ function cookieHeader(effects: readonly CookieEffect[]): Record<string, unknown>
       description: `${text.charAt(0).toUpperCase()}${text.slice(1)}.`,
       schema: { type: 'string' },
     },
-  };
-}
-
-/** Codes every OAuth endpoint can answer: a malformed form, an outage, a fault (identity-http §5). */
-const OAUTH_SHARED: readonly OAuthErrorCode[] = ['invalid_request', 'temporarily_unavailable', 'server_error'];
-
-/** The operation of an OAuth endpoint: a form body, RFC 6749 error bodies, `no-store` + `no-cache`. */
-function oauthOperation(row: IdentityRoute, doc: OAuthRouteDoc, requestIdHeader: string): Record<string, unknown> {
-  const common = {
-    ...commonHeaders(requestIdHeader),
-    Pragma: { $ref: '#/components/headers/Pragma' },
-  };
-  const responses: Record<string, unknown> = {};
-  for (const [status, answer] of Object.entries(doc.responses)) {
-    responses[status] = {
-      description: answer.description,
-      headers: common,
-      ...(answer.body === undefined ? {} : { content: { 'application/json': { schema: answer.body } } }),
-    };
-  }
-  const byStatus = new Map<number, OAuthErrorCode[]>();
-  for (const code of new Set([...OAUTH_SHARED, ...doc.oauthErrors])) {
-    const status = OAUTH_ERROR_CATALOGUE[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[String(status)] = {
-      description: codes.map((code) => `\`${code}\``).join(', '),
-      headers: {
-        ...common,
-        ...(codes.includes('rate_limited') ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
-      },
-      content: { 'application/json': { schema: oauthErrorSchema(codes) } },
-    };
-  }
-  const form = Object.entries(doc.form);
-  const words = row.path.replace(/^\/oauth\//, '').split(/[_/]/);
-  return {
-    operationId: `oauth${words.map(capitalise).join('')}`,
-    tags: [doc.tag],
-    summary: doc.summary,
-    description: [
-      doc.description,
-      'Callers: ANON (public client).',
-      ...(doc.rateLimit === undefined ? [] : [`Rate limit: \`${doc.rateLimit}\`.`]),
-    ]
-      .filter((line) => line !== undefined)
-      .join('\n\n'),
-    requestBody: {
-      required: true,
-      content: {
-        'application/x-www-form-urlencoded': {
-          schema: {
-            type: 'object',
-            required: form.filter(([, field]) => field.required).map(([name]) => name),
-            properties: Object.fromEntries(
-              form.map(([name, field]) => [
-                name,
-                { ...(field.schema ?? { type: 'string' }), description: field.description },
-              ]),
-            ),
-          },
-        },
-      },
-    },
-    responses,
-    security: [{}],
-    'x-tessera-callers': ['ANON'],
-    ...(doc.rateLimit === undefined ? {} : { 'x-tessera-rate-limit': doc.rateLimit }),
   };
 }
 
