@@ -84,6 +84,13 @@ describe('OAuth endpoints: the §5 error table and §10 policies', () => {
       ['a client_id over 200 characters', `client_id=${'a'.repeat(201)}&scope=identity.profile`],
       ['a raw space', 'client_id=a b&scope=identity.profile'],
       ['a bad percent escape', 'client_id=%zz&scope=identity.profile'],
+      ['a NUL in client_name', 'client_id=a&client_name=a%00b&scope=identity.profile'],
+      ['an escape character in client_name', 'client_id=a&client_name=a%1Bb&scope=identity.profile'],
+      [
+        'a right-to-left override in client_name',
+        'client_id=a&client_name=evil%E2%80%AEgnp.exe&scope=identity.profile',
+      ],
+      ['a client_name over 200 characters', `client_id=a&client_name=${'n'.repeat(201)}&scope=identity.profile`],
     ])('answers invalid_request for %s', async (_case, body) => {
       expectOAuthError(await postForm(identity, '/oauth/device_authorization', body), 400, INVALID_REQUEST);
     });

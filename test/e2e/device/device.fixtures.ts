@@ -1,4 +1,4 @@
-import type { CapabilityResolver } from '@tessera/identity';
+import type { CapabilityResolver, IdentityConfig } from '@tessera/identity';
 import request from 'supertest';
 import { bootIdentityApp, type IdentityTestApp } from '../../support/identity-app.js';
 import { post } from '../../support/passkey-client.js';
@@ -13,11 +13,19 @@ export const PUBLISHERS: CapabilityResolver = {
 export const DEVICE_CAPABILITIES = ['identity.organizations', 'identity.profile', 'package.publish'] as const;
 export const CLIENT_ID = 'tessera-cli';
 
-/** A device test app: the allowlist and the application grant above, and the given rate limits. */
-export function bootDeviceApp(rateLimits: Record<string, { limit: number; windowSeconds: number }> = {}) {
-  return bootIdentityApp({ capabilities: { device: [...DEVICE_CAPABILITIES], service: [] }, rateLimits }, undefined, {
-    capabilityResolvers: [PUBLISHERS],
-  });
+/**
+ * A device test app: the allowlist above, the given rate limits and configuration, and the
+ * application grant {@link PUBLISHERS} (or the given resolvers).
+ */
+export function bootDeviceApp(
+  rateLimits: Record<string, { limit: number; windowSeconds: number }> = {},
+  over: { config?: Partial<IdentityConfig>; resolvers?: CapabilityResolver[] } = {},
+) {
+  return bootIdentityApp(
+    { capabilities: { device: [...DEVICE_CAPABILITIES], service: [] }, rateLimits, ...over.config },
+    undefined,
+    { capabilityResolvers: over.resolvers ?? [PUBLISHERS] },
+  );
 }
 
 /** A POST of a form body (`application/x-www-form-urlencoded`) to an OAuth endpoint. */

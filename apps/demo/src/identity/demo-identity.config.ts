@@ -30,7 +30,7 @@ const ref = (name: string) => `env:TESSERA_DEVELOPMENT_${name}`;
  * the user's profile, organizations, and that grant.
  */
 export const DEMO_CAPABILITIES = Object.freeze({
-  device: ['identity.profile', 'identity.organizations', 'package.publish'],
+  device: ['identity.profile', 'identity.organizations', 'organization.read', 'package.publish'],
   service: ['package.publish'],
 });
 

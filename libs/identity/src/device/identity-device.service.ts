@@ -3,6 +3,7 @@ import type { IdentityCall } from '../context/identity-call.js';
 import { IdentityError } from '../errors/identity.errors.js';
 import { OAuthError } from '../errors/oauth.errors.js';
 import type { OAuthFormFields } from '../http/oauth-form.js';
+import { textOk } from '../http/request-fields.js';
 import type { IdentityKernel } from '../identity-kernel.js';
 import type { DeviceGrantRecord, NewDeviceTokenPair } from '../store/identity-device.records.js';
 import type { StoredDigest } from '../store/identity-records.js';
@@ -22,6 +23,7 @@ import {
 import { openSuccessor, sealSuccessor } from '../tokens/refresh-successor.seal.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { DeviceAudits } from './device.audits.js';
+import { delegationStillGranted } from './device-delegation.coverage.js';
 import {
   DEVICE_CODE_GRANT_TYPE,
   POLL_ERRORS,
@@ -39,6 +41,7 @@ import {
 import { deviceAccessTokenExpiresAt, expiresInSeconds, parseDeviceScope } from './device-scope.js';
 
 const CLIENT_NAME_MAX_CHARS = 200;
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** Fresh code digests are retried this many times on a (vanishingly rare) digest or id collision. */
 const START_ATTEMPTS = 3;
 
@@ -75,7 +78,10 @@ export class IdentityDevice {
   ): Promise<DeviceAuthorizationResponse> {
     const clientId = requireClientId(form.client_id);
     const clientName = form.client_name ?? clientId;
-    if ([...clientName].length > CLIENT_NAME_MAX_CHARS) throw new OAuthError('invalid_request');
+    // Shown on the anti-phishing screen: no controls, and no bidirectional overrides that could
+    // make one client's name read as another's.
+    if (!textOk(clientName, 1, CLIENT_NAME_MAX_CHARS) || BIDI_CONTROL.test(clientName))
+      throw new OAuthError('invalid_request');
     const capabilities = parseDeviceScope(form.scope, this.kernel.config.capabilities.device);
     if (capabilities === undefined) throw new OAuthError('invalid_scope');
     const { clock, random } = this.kernel.runtime;
@@ -293,10 +299,34 @@ export class IdentityDevice {
         audits: ({ outcome, grant }) => [this.audits.grant(call, grant.id, `device_poll_${outcome}`)],
       });
       if (!polled.ok && polled.code === 'not_found') continue;
-      const { outcome } = unwrap(polled);
+      const { outcome, grant } = unwrap(polled);
       if (outcome !== 'authorized') throw new OAuthError(POLL_ERRORS[outcome]);
+      await this.requireStillGranted(call, grant, deviceCodeDigest);
       return this.claim(call, clientId, deviceCodeDigest);
     }
+    throw new OAuthError('invalid_grant');
+  }
+
+  /**
+   * Re-evaluates the role and the application grants behind an approved grant before its claim; a
+   * delegation they no longer cover cancels the grant (`membership_authorization_changed`) and is
+   * `invalid_grant`, like a membership that changed.
+   */
+  private async requireStillGranted(call: DeviceOAuthCall, grant: DeviceGrantRecord, deviceCodeDigest: StoredDigest) {
+    const { store, capabilityResolvers } = this.kernel;
+    const granted = await delegationStillGranted(store, capabilityResolvers, grant.authorization!).catch(
+      (cause: unknown) => {
+        throw new OAuthError('temporarily_unavailable', { cause });
+      },
+    );
+    if (granted) return;
+    const cancelled = await store.cancelDeviceGrant({
+      deviceCodeDigest,
+      at: call.at,
+      audit: this.audits.grant(call, grant.id, 'membership_authorization_changed'),
+    });
+    // Cancelled now or settled meanwhile by another poll: either way this exchange gets nothing.
+    if (!cancelled.ok && (cancelled.code === 'unavailable' || cancelled.code === 'internal')) throw failure(cancelled.code);
     throw new OAuthError('invalid_grant');
   }
 

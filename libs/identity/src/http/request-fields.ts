@@ -31,7 +31,13 @@ export function codePointLength(value: string): number {
   return count;
 }
 
-function textOk(value: string, min: number, max: number): boolean {
+/**
+ * `true` for a text value of `min..max` code points without C0 controls or U+007F (identity-http §1).
+ *
+ * @example
+ * if (!textOk(form.client_name, 1, 200)) throw new OAuthError('invalid_request');
+ */
+export function textOk(value: string, min: number, max: number): boolean {
   if (CONTROL.test(value)) return false;
   const length = codePointLength(value);
   return length >= min && length <= max;
