@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CliError, ExitCode } from '../cli.errors.js';
+import { ensurePrivateDir } from './private-file.js';
 
 /** Bounds of {@link withCredentialsLock}. */
 export interface LockOptions {
@@ -46,6 +48,7 @@ async function acquire(path: string, options: LockOptions): Promise<string> {
   const staleMs = options.staleMs ?? 30_000;
   const deadline = Date.now() + waitMs;
   const nonce = randomBytes(12).toString('hex');
+  ensurePrivateDir(dirname(path));
   for (;;) {
     try {
       const fd = openSync(path, 'wx', 0o600);
