@@ -80,7 +80,7 @@ export class HttpClient {
     const name = (error as { name?: string } | undefined)?.name;
     if (name === 'TimeoutError' || name === 'AbortError')
       return new CliError(
-        `${this.server} did not answer within ${Math.round(this.timeoutMs / 1000)} s.`,
+        `${this.server} did not answer within ${Math.ceil(this.timeoutMs / 1000)} s.`,
         ExitCode.unavailable,
       );
     return new CliError(`Could not reach ${this.server} (${networkReason(error)}).`, ExitCode.unavailable);

@@ -71,9 +71,9 @@ export async function pollForTokens(
   const expiresAt = now() + started.expires_in * 1000;
   let interval = Math.max(1, started.interval);
   for (;;) {
+    await sleep(interval * 1000);
     if (now() >= expiresAt)
       throw new CliError('The code expired before it was approved. Run `tessera login` again.', ExitCode.failure);
-    await sleep(interval * 1000);
     const result = await http.postForm('/oauth/token', {
       grant_type: DEVICE_CODE_GRANT,
       device_code: started.device_code,
