@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DemoServer } from '../../browser/support/demo-server.js';
+import { DemoServer, freePort } from '../../browser/support/demo-server.js';
 import { ensureBuilt, runCli, startCli, type CliRun } from './cli-process.support.js';
 import { decideDeviceCode, demoOwnerSession, getMe, postOAuthForm, type DemoSession } from './demo-approver.support.js';
 
@@ -18,17 +17,6 @@ interface StoredLogin {
   accessTokenExpiresAt: string;
   refreshToken: string;
   scope: string;
-}
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /**
@@ -201,7 +189,7 @@ describe('the tessera CLI against the demo', () => {
   }, 60_000);
 
   it('answers an unreachable server with one line and exit 3', async () => {
-    const server = `http://127.0.0.1:${await closedPort()}`;
+    const server = `http://127.0.0.1:${await freePort()}`;
     const run = await cli('login', '--server', server);
     expect(run.code).toBe(3);
     const errors = run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('warning:'));
