@@ -144,6 +144,19 @@ describe('the tessera CLI against the demo', () => {
     expect((await getMe(demo.origin, after.accessToken)).status).toBe(200);
   });
 
+  it('refreshes once across concurrent processes: three `tessera token` runs print the same new token', async () => {
+    const before = stored()!;
+    ageAccessToken();
+    const runs = await Promise.all([1, 2, 3].map(() => runCli(['token'], env)));
+    for (const run of runs) remember(run, { tokenOnStdout: true });
+    const after = stored()!;
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(runs.map((run) => ({ code: run.code, stdout: run.stdout }))).toEqual(
+      [1, 2, 3].map(() => ({ code: 0, stdout: `${after.accessToken}\n` })),
+    );
+    expect((await getMe(demo.origin, after.accessToken)).status).toBe(200);
+  });
+
   it('prints the X-Request-ID of each request with --verbose', async () => {
     const run = await cli('--verbose', 'whoami');
     expect(run.code).toBe(0);
