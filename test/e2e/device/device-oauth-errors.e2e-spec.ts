@@ -112,9 +112,17 @@ describe('OAuth endpoints: the §5 error table and §10 policies', () => {
       expectOAuthError(res, 400, INVALID_REQUEST);
     });
 
-    it('answers another method with 405 and Allow: POST, not a server error', async () => {
-      const res = await request(identity.app.getHttpServer()).get('/oauth/device_authorization');
-      expect([res.status, res.headers['allow'], res.body.error?.code]).toEqual([405, 'POST', 'method_not_allowed']);
+    it('answers another method with the router’s 405 and Allow: POST, uncached, the request id only in its header', async () => {
+      for (const path of ['/oauth/device_authorization', '/oauth/token', '/oauth/revoke']) {
+        const res = await request(identity.app.getHttpServer()).get(path);
+        expect({ status: res.status, allow: res.headers['allow'], body: res.body }).toEqual({
+          status: 405,
+          allow: 'POST',
+          body: { statusCode: 405, message: 'Method Not Allowed' },
+        });
+        expect([res.headers['cache-control'], res.headers['pragma']]).toEqual(['no-store', 'no-cache']);
+        expect(res.headers['x-request-id']).toMatch(/^req_/);
+      }
     });
 
     it('answers invalid_request for a JSON body', async () => {

@@ -181,7 +181,12 @@ export function checkIdentityResponse(method: string, path: string, response: Re
     }
     return {
       scope: 'method_not_allowed',
-      problems: checkAgainst(responses.MethodNotAllowed as Json, response, head, where),
+      problems: checkAgainst(
+        (template.startsWith('/oauth/') ? responses.OAuthMethodNotAllowed : responses.MethodNotAllowed) as Json,
+        response,
+        head,
+        where,
+      ),
     };
   }
   const declared = (operation['responses'] as Json)[String(response.status)] as Json | undefined;

@@ -1,22 +1,25 @@
 import type { Exchange } from '@tessera/web';
 import { identityErrorBody, IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
 import { getRequestId } from './identity-exchange.js';
-import { isOAuthPath, respondOAuthError, toOAuthError } from './oauth-response.js';
+import { isOAuthPath, respondOAuthError, respondOAuthMethodNotAllowed, toOAuthError } from './oauth-response.js';
 
 /**
  * Answers `code` with the identity envelope (identity-http §8.1): status by code,
  * `Cache-Control: no-store`, the request id in the body (and header, set at stage 1), and
  * `Retry-After` for `rate_limited`. On `/oauth/*` the pre-route stages (authority, credentials,
- * CSRF) answer with the RFC 6749 body instead (identity-http §5, §8.2).
+ * CSRF) answer with the RFC 6749 body instead (identity-http §5, §8.2), and another method the
+ * router's `{statusCode: 405, message}` body with `Allow`.
  *
  * @example
  * respondIdentityError(exchange, 'not_found');
  */
 export function respondIdentityError(exchange: Exchange, code: IdentityErrorCode, retryAfterSeconds?: number): void {
   const error = new IdentityError(code, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
-  // A 405 keeps its status and `Allow` (RFC 6749 has no code for it); everything else is OAuth's.
-  if (code !== 'method_not_allowed' && isOAuthPath(exchange.path)) {
-    respondOAuthError(exchange, toOAuthError(error));
+  if (isOAuthPath(exchange.path)) {
+    // RFC 6749 has no code for a 405: the router's own body (web §5.2) with its `Allow`, cached by
+    // nobody, and the request id only in its header (identity-http §5).
+    if (code === 'method_not_allowed') respondOAuthMethodNotAllowed(exchange);
+    else respondOAuthError(exchange, toOAuthError(error));
     return;
   }
   const headers: Record<string, string> = { 'cache-control': 'no-store' };

@@ -37,6 +37,21 @@ export function respondOAuthError(exchange: Exchange, error: OAuthError | OAuthE
 }
 
 /**
+ * Answers another method on an OAuth endpoint: the router's 405 body (`web-and-viewset.md` §5.2;
+ * the router has set `Allow`) with `Cache-Control: no-store` and `Pragma: no-cache`.
+ *
+ * @example
+ * respondOAuthMethodNotAllowed(exchange); // GET /oauth/token → 405, Allow: POST
+ */
+export function respondOAuthMethodNotAllowed(exchange: Exchange): void {
+  exchange.respond({
+    status: 405,
+    body: { statusCode: 405, message: 'Method Not Allowed' },
+    headers: { ...OAUTH_NO_STORE_HEADERS },
+  });
+}
+
+/**
  * Answers a successful OAuth JSON response (200 by default) with `Cache-Control: no-store` and
  * `Pragma: no-cache`.
  *

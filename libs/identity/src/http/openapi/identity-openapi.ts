@@ -125,6 +125,25 @@ export function buildOpenApiDocument(
           },
           content: { 'application/json': { schema: errorSchema(['method_not_allowed']) } },
         },
+        OAuthMethodNotAllowed: {
+          description:
+            'Another method on an OAuth endpoint: the router’s 405 body with `Allow` (RFC 6749 has no error code for it).',
+          headers: {
+            Allow: { required: true, schema: { type: 'string' } },
+            ...commonHeaders(requestIdHeader),
+            Pragma: { $ref: '#/components/headers/Pragma' },
+          },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['statusCode', 'message'],
+                properties: { statusCode: { const: 405 }, message: { const: 'Method Not Allowed' } },
+              },
+            },
+          },
+        },
       },
       securitySchemes: {
         sessionCookie: {

@@ -41,7 +41,8 @@ export const OAUTH_ROUTES: IdentityRouteTable = [
       form: {
         client_id: CLIENT_ID,
         client_name: {
-          description: 'Shown to the approving user; 1..200 characters without control or bidirectional-override characters (else `invalid_request`), default `client_id`.',
+          description:
+            'Shown to the approving user; 1..200 characters without control or bidirectional-override characters (else `invalid_request`), default `client_id`.',
           required: false,
           schema: { type: 'string', minLength: 1, maxLength: 200 },
         },
