@@ -3,33 +3,30 @@
 // own routes (email sign-up, then passkey registration with the same software authenticator), and
 // signs in the way its client does: GET /api/auth/passkey/generate-authenticate-options, the
 // assertion, POST /api/auth/passkey/verify-authentication.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
-import { cookieOf, expectStatus, ORIGIN, request, startBenchServer, stopBenchServer } from './bench-http.mjs';
+import {
+  cookieOf,
+  ensureCompetitorInstalled,
+  expectStatus,
+  ORIGIN,
+  request,
+  startBenchServer,
+  stopBenchServer,
+} from '../support/bench-http.mjs';
 
 const AUTH = '/api/auth';
 const CHALLENGE_COOKIE = 'better-auth.better-auth-passkey';
 const SESSION_COOKIE = 'better-auth.session_token';
 const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
 
-/** `npm ci` of bench/passkey/better-auth when it has no node_modules yet (pinned by its lockfile). */
-function ensureInstalled() {
-  if (existsSync(`${folder}/node_modules/better-auth`)) return;
-  process.stderr.write('installing the competitor (npm ci --prefix bench/passkey/better-auth)\n');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', folder], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
 /**
  * Better Auth with `users` users of one passkey each. Resolves with the authenticators and
  * `signIn(authenticator)` (client-side ms), `reset()`/`cpuMs()` of the server's CPU time, `stop()`.
  */
 export async function startBetterAuth({ users }) {
-  ensureInstalled();
+  ensureCompetitorInstalled(folder);
   const server = await startBenchServer(fileURLToPath(new URL('./better-auth-server.mjs', import.meta.url)));
   const call = (method, path, options) => request(server.base, method, AUTH + path, options);
   try {

@@ -31,7 +31,8 @@ import {
   request,
   startBenchServer,
   stopBenchServer,
-} from './bench-http.mjs';
+} from '../support/bench-http.mjs';
+import { bootstrapOwner, registerPasskey as registerPasskeyAt, sessionOf } from '../support/passkey-owner.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');
 const arg = (name, fallback) => {
@@ -73,19 +74,8 @@ while (servers.length < serverCount) servers.push(await startServer({ BENCH_DATA
 
 /** POST to a Tessera server process (default the first). */
 const post = (path, { server = 0, ...options } = {}) => request(servers[server].base, 'POST', path, options);
-const sessionOf = (res) => ({ cookie: cookieOf(res, '__Host-tessera_session'), csrfToken: res.json.csrfToken });
-
-async function registerPasskey(session, authenticator, name) {
-  const auth = { cookies: [session.cookie], csrfToken: session.csrfToken };
-  const start = expectStatus(await post('/identity/v1/passkeys/registration/start', auth), 200, 'registration start');
-  const credential = authenticator.createCredential(start.json.publicKey, { origin: ORIGIN });
-  const finish = await post('/identity/v1/passkeys/registration/finish', {
-    body: { ceremonyId: start.json.ceremonyId, credentialName: name, credential },
-    cookies: [session.cookie, cookieOf(start, '__Host-tessera_ceremony')],
-    csrfToken: session.csrfToken,
-  });
-  return expectStatus(finish, 200, `registration finish (${name})`);
-}
+const registerPasskey = (session, authenticator, name) =>
+  registerPasskeyAt(servers[0].base, session, authenticator, name);
 
 /** The next server process, round robin (as a load balancer without affinity would pick). */
 let nextServer = 0;
@@ -244,19 +234,7 @@ try {
   // it → a full owner session that invites one member per further worker; each member enrolls
   // (restricted session) and registers its own passkey. One user per passkey, as in real traffic:
   // concurrent sign-ins of one user would all lock that user's row.
-  const bootstrap = expectStatus(
-    await post('/identity/v1/bootstrap', {
-      body: {
-        secret: bootstrapSecret,
-        displayName: 'Bench Owner',
-        primaryEmail: 'owner@bench.example',
-        organizationName: 'Bench',
-        organizationSlug: 'bench',
-      },
-    }),
-    201,
-    'bootstrap',
-  );
+  const bootstrap = await bootstrapOwner(servers[0].base, bootstrapSecret);
   const userId = bootstrap.json.userId;
   const organizationId = bootstrap.json.organization.id;
   const authenticators = [new SoftwareAuthenticator()];

@@ -1,0 +1,74 @@
+// The competitor side of bench/device: starts bench/device/better-auth-server.mjs (installing its
+// package folder on first use), signs up one user by email, and drives the device flow through
+// Better Auth's own routes as its client and verification page do: POST /api/auth/device/code,
+// GET /api/auth/device?user_code= with the user's session (claims the code for the user), POST
+// /api/auth/device/approve, then the device's POST /api/auth/device/token (JSON: its 1.7.6 token
+// route accepts no form bodies), which answers a session token as `access_token` — Better Auth's
+// plugin issues no refresh token, so there is no rotation to compare.
+import { fileURLToPath } from 'node:url';
+import {
+  cookieOf,
+  ensureCompetitorInstalled,
+  expectStatus,
+  request,
+  startBenchServer,
+  stopBenchServer,
+} from '../support/bench-http.mjs';
+
+const AUTH = '/api/auth';
+const SESSION_COOKIE = 'better-auth.session_token';
+const CLIENT_ID = 'tessera-cli';
+const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
+
+/**
+ * Better Auth with its device-authorization plugin and one user. Resolves with
+ * `approvedDeviceCode()` (one code the user approved), `exchange(deviceCode)` (its token request), `reset()`/`cpuMs()` of the server's CPU time, `postgres`, `stop()`.
+ */
+export async function startBetterAuthDevice({ scope }) {
+  ensureCompetitorInstalled(folder);
+  const server = await startBenchServer(fileURLToPath(new URL('./better-auth-server.mjs', import.meta.url)));
+  const call = (method, path, options) => request(server.base, method, AUTH + path, options);
+  try {
+    const signUp = await call('POST', '/sign-up/email', {
+      body: { email: 'owner@bench.example', password: 'bench password for better auth', name: 'Bench Owner' },
+    });
+    const session = cookieOf(expectStatus(signUp, 200, 'better-auth sign-up'), SESSION_COOKIE);
+    return {
+      postgres: server.rest.join(' ') || 'unknown',
+      async approvedDeviceCode() {
+        const started = expectStatus(
+          await call('POST', '/device/code', { form: { client_id: CLIENT_ID, scope } }),
+          200,
+          'better-auth device code',
+        );
+        const userCode = encodeURIComponent(started.json.user_code);
+        const verified = await call('GET', `/device?user_code=${userCode}`, { cookies: [session] });
+        if (expectStatus(verified, 200, 'better-auth device verify').json.status !== 'pending')
+          throw new Error(`better-auth device verify: ${verified.text}`);
+        const approved = await call('POST', '/device/approve', {
+          body: { userCode: started.json.user_code },
+          cookies: [session],
+        });
+        expectStatus(approved, 200, 'better-auth device approve');
+        return started.json.device_code;
+      },
+      async exchange(deviceCode) {
+        const res = await call('POST', '/device/token', {
+          body: {
+            grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+            device_code: deviceCode,
+            client_id: CLIENT_ID,
+          },
+        });
+        if (typeof expectStatus(res, 200, 'better-auth device token').json.access_token !== 'string')
+          throw new Error('better-auth device token: no access_token');
+      },
+      reset: async () => expectStatus(await request(server.base, 'POST', '/__bench/reset'), 200, 'better-auth reset'),
+      cpuMs: async () => (await request(server.base, 'GET', '/__bench/cpu')).json.cpuMs,
+      stop: () => stopBenchServer(server),
+    };
+  } catch (error) {
+    await stopBenchServer(server);
+    throw error;
+  }
+}
