@@ -1,5 +1,5 @@
 // The competitor side of bench/device: starts bench/device/better-auth-server.mjs (installing its
-// package folder on first use), signs up one user by email, and drives the device flow through
+// package folder on first use), signs up `users` users by email, and drives the device flow through
 // Better Auth's own routes as its client and verification page do: POST /api/auth/device/code,
 // GET /api/auth/device?user_code= with the user's session (claims the code for the user), POST
 // /api/auth/device/approve, then the device's POST /api/auth/device/token (JSON: its 1.7.6 token
@@ -21,21 +21,30 @@ const CLIENT_ID = 'tessera-cli';
 const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
 
 /**
- * Better Auth with its device-authorization plugin and one user. Resolves with
- * `approvedDeviceCode()` (one code the user approved), `exchange(deviceCode)` (its token request), `reset()`/`cpuMs()` of the server's CPU time, `postgres`, `stop()`.
+ * Better Auth with its device-authorization plugin and `users` users. Resolves with
+ * `approvedDeviceCode(i)` (a code user `i % users` approved), `exchange(deviceCode)` (its token
+ * request), `reset()`/`cpuMs()` of the server's CPU time, `postgres`, `stop()`.
  */
-export async function startBetterAuthDevice({ scope }) {
+export async function startBetterAuthDevice({ scope, users }) {
   ensureCompetitorInstalled(folder);
   const server = await startBenchServer(fileURLToPath(new URL('./better-auth-server.mjs', import.meta.url)));
   const call = (method, path, options) => request(server.base, method, AUTH + path, options);
   try {
-    const signUp = await call('POST', '/sign-up/email', {
-      body: { email: 'owner@bench.example', password: 'bench password for better auth', name: 'Bench Owner' },
-    });
-    const session = cookieOf(expectStatus(signUp, 200, 'better-auth sign-up'), SESSION_COOKIE);
+    const sessions = [];
+    for (let n = 0; n < users; n++) {
+      const signUp = await call('POST', '/sign-up/email', {
+        body: {
+          email: `member${n}@bench.example`,
+          password: `bench password ${n} for better auth`,
+          name: `Member ${n}`,
+        },
+      });
+      sessions.push(cookieOf(expectStatus(signUp, 200, 'better-auth sign-up'), SESSION_COOKIE));
+    }
     return {
       postgres: server.rest.join(' ') || 'unknown',
-      async approvedDeviceCode() {
+      async approvedDeviceCode(i) {
+        const session = sessions[i % users];
         const started = expectStatus(
           await call('POST', '/device/code', { form: { client_id: CLIENT_ID, scope } }),
           200,

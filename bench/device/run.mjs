@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { expectStatus, request, startBenchServer, stopBenchServer } from '../support/bench-http.mjs';
-import { passkeyOwner } from '../support/passkey-owner.mjs';
+import { passkeyMember, passkeyOwner } from '../support/passkey-accounts.mjs';
 import { startBetterAuthDevice } from './better-auth-bench.mjs';
 import { printDeviceReport } from './device-report.mjs';
 import { closedLoop, fixedWork, inParallel } from '../support/load-loops.mjs';
@@ -38,6 +38,11 @@ const warmup = arg('warmup', 10);
 const concurrency = arg('concurrency', 20);
 const familyCount = arg('families', 200);
 const exchanges = arg('exchanges', 1500);
+// Approving users (the owner and invited members; Better Auth: signed-up users), one per worker by
+// default: every command of a family locks its membership row `for share`, and a user's own CLI
+// logins are few in real traffic — one user approving every family would make 20 concurrent
+// transactions share-lock one row.
+const users = arg('users', concurrency);
 const competitorName = (() => {
   const i = process.argv.indexOf('--competitor');
   return i === -1 ? 'better-auth' : process.argv[i + 1];
@@ -54,12 +59,18 @@ const server = await startBenchServer(fileURLToPath(new URL('./server.mjs', impo
 });
 const post = (path, options) => request(server.base, 'POST', path, options);
 
-/** The Tessera side: the owner approves codes over HTTP; the device exchanges and refreshes. */
+/**
+ * The Tessera side: `users` approvers (the owner, then viewers) approve codes over HTTP (code `i`
+ * by approver `i % users`); the device exchanges and refreshes.
+ */
 async function tesseraDevice() {
   const owner = await passkeyOwner(server.base, bootstrapSecret);
-  const auth = { cookies: [owner.session.cookie], csrfToken: owner.session.csrfToken };
+  const approvers = [owner];
+  while (approvers.length < users) approvers.push(await passkeyMember(server.base, owner, approvers.length, 'viewer'));
   return {
-    async approvedDeviceCode() {
+    async approvedDeviceCode(i) {
+      const { session } = approvers[i % users];
+      const auth = { cookies: [session.cookie], csrfToken: session.csrfToken };
       const started = expectStatus(
         await post('/oauth/device_authorization', {
           form: { client_id: CLIENT_ID, client_name: 'Bench', scope: SCOPE },
@@ -123,13 +134,13 @@ async function rotationRound(tessera, families, seconds) {
 
 /** Prepares `exchanges` approved codes (untimed), then exchanges each once at `concurrency`. */
 async function tesseraExchangeRound(tessera) {
-  const codes = await inParallel(exchanges, concurrency, () => tessera.approvedDeviceCode());
+  const codes = await inParallel(exchanges, concurrency, (i) => tessera.approvedDeviceCode(i));
   await resetStats();
   return serverShare(await fixedWork(codes, concurrency, (code) => tessera.exchange(code)));
 }
 
 async function competitorExchangeRound(competitor) {
-  const codes = await inParallel(exchanges, concurrency, () => competitor.approvedDeviceCode());
+  const codes = await inParallel(exchanges, concurrency, (i) => competitor.approvedDeviceCode(i));
   await competitor.reset();
   const loop = await fixedWork(codes, concurrency, (code) => competitor.exchange(code));
   return { ...loop, cpuMs: (await competitor.cpuMs()) / loop.completions };
@@ -141,9 +152,9 @@ try {
   const families = await inParallel(
     familyCount,
     concurrency,
-    async () => (await tessera.exchange(await tessera.approvedDeviceCode())).refresh_token,
+    async (i) => (await tessera.exchange(await tessera.approvedDeviceCode(i))).refresh_token,
   );
-  if (competitorName === 'better-auth') competitor = await startBetterAuthDevice({ scope: SCOPE });
+  if (competitorName === 'better-auth') competitor = await startBetterAuthDevice({ scope: SCOPE, users });
 
   await rotationRound(tessera, families, warmup);
   await tesseraExchangeRound(tessera);
@@ -170,7 +181,7 @@ try {
   printDeviceReport({
     header:
       `${cpus[0].model}, ${cpus.length} cores, Node ${process.version}; PostgreSQL ${rotation[0].postgres} (DATABASE_URL); ` +
-      `concurrency ${concurrency}, ${familyCount} families, rotation ${duration} s x ${rounds} rounds after a ${warmup} s warm-up, ` +
+      `concurrency ${concurrency}, ${users} approving users, ${familyCount} families, rotation ${duration} s x ${rounds} rounds after a ${warmup} s warm-up, ` +
       `${exchanges} exchanges per round and side after one warm-up round`,
     concurrency,
     rotation,

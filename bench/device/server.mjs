@@ -3,7 +3,8 @@
 // fresh database per run, dropped on SIGTERM), bootstrap pending with the secret in
 // BENCH_BOOTSTRAP_SECRET, the demo's device allowlist, and the limiter off for the token endpoint
 // (`oauth_token`, 60 per minute per peer and client id: the one load generator would hit it at
-// once) and for the setup (`device_user_code` for inspect/approve, `device_code_holder`).
+// once) and for the setup (`device_user_code` for inspect/approve, `device_code_holder`,
+// `invitation_enroll` for one member per worker).
 // Instrumented by bench/support/identity-bench-server.mjs: every IdentityStore method and the
 // server-side time of each POST /oauth/token; GET /__bench/stats, POST /__bench/reset. Prints
 // `<port> <database URL>` when listening.
@@ -20,7 +21,7 @@ const identity = benchIdentity({
   bootstrapSecret,
   extra: {
     capabilities: { device: ['identity.organizations', 'identity.profile', 'package.publish'], service: [] },
-    rateLimits: { oauth_token: false, device_user_code: false, device_code_holder: false },
+    rateLimits: { oauth_token: false, device_user_code: false, device_code_holder: false, invitation_enroll: false },
     store: { kind: 'postgresql' },
   },
 });

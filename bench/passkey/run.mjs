@@ -32,7 +32,7 @@ import {
   startBenchServer,
   stopBenchServer,
 } from '../support/bench-http.mjs';
-import { bootstrapOwner, registerPasskey as registerPasskeyAt, sessionOf } from '../support/passkey-owner.mjs';
+import { bootstrapOwner, registerPasskey as registerPasskeyAt, sessionOf } from '../support/passkey-accounts.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');
 const arg = (name, fallback) => {

@@ -1,6 +1,7 @@
-// The first owner of the identity benchmarks' fresh databases, over HTTP: bootstrap (a restricted
-// session), the owner's passkey registered with the software authenticator, and a passkey sign-in
-// for a full session (bench/passkey, bench/device).
+// Accounts of the identity benchmarks' fresh databases, over HTTP (bench/passkey, bench/device): the
+// first owner (bootstrap: a restricted session), invited members (enrollment: a restricted
+// session), each one's passkey registered with the software authenticator, and passkey sign-ins
+// for full sessions.
 import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
 import { cookieOf, expectStatus, ORIGIN, request } from './bench-http.mjs';
 
@@ -38,14 +39,8 @@ export async function bootstrapOwner(base, secret) {
   return expectStatus(bootstrap, 201, 'bootstrap');
 }
 
-/**
- * The bootstrapped owner with a full session: bootstrap, a passkey, a username-free passkey sign-in.
- * Resolves with `{ userId, organizationId, session: { cookie, csrfToken } }`.
- */
-export async function passkeyOwner(base, secret) {
-  const bootstrap = await bootstrapOwner(base, secret);
-  const authenticator = new SoftwareAuthenticator();
-  await registerPasskey(base, sessionOf(bootstrap), authenticator, 'Owner device');
+/** A username-free passkey sign-in with `authenticator`: the full session. */
+export async function passkeySignIn(base, authenticator) {
   const start = expectStatus(
     await request(base, 'POST', '/identity/v1/passkeys/authentication/start'),
     200,
@@ -58,9 +53,39 @@ export async function passkeyOwner(base, secret) {
     },
     cookies: [cookieOf(start, '__Host-tessera_ceremony')],
   });
+  return sessionOf(expectStatus(finish, 200, 'authentication finish'));
+}
+
+/**
+ * The bootstrapped owner with a full session: bootstrap, a passkey, a passkey sign-in. Resolves
+ * with `{ userId, organizationId, session: { cookie, csrfToken } }`.
+ */
+export async function passkeyOwner(base, secret) {
+  const bootstrap = await bootstrapOwner(base, secret);
+  const authenticator = new SoftwareAuthenticator();
+  await registerPasskey(base, sessionOf(bootstrap), authenticator, 'Owner device');
   return {
     userId: bootstrap.json.userId,
     organizationId: bootstrap.json.organization.id,
-    session: sessionOf(expectStatus(finish, 200, 'authentication finish')),
+    session: await passkeySignIn(base, authenticator),
   };
+}
+
+/**
+ * Member `n` of `owner`'s organization with `role` and a full session: invitation by the owner,
+ * enrollment, a passkey, a passkey sign-in. Resolves with `{ session: { cookie, csrfToken } }`.
+ */
+export async function passkeyMember(base, owner, n, role) {
+  const invitation = await request(base, 'POST', `/identity/v1/organizations/${owner.organizationId}/invitations`, {
+    body: { email: `member${n}@bench.example`, role },
+    cookies: [owner.session.cookie],
+    csrfToken: owner.session.csrfToken,
+  });
+  expectStatus(invitation, 201, 'invitation');
+  const enrolled = await request(base, 'POST', '/identity/v1/invitations/enroll', {
+    body: { token: invitation.json.token, displayName: `Member ${n}` },
+  });
+  const authenticator = new SoftwareAuthenticator();
+  await registerPasskey(base, sessionOf(expectStatus(enrolled, 201, 'enroll')), authenticator, `Member ${n} device`);
+  return { session: await passkeySignIn(base, authenticator) };
 }
