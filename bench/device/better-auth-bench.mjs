@@ -5,20 +5,10 @@
 // /api/auth/device/approve, then the device's POST /api/auth/device/token (JSON: its 1.7.6 token
 // route accepts no form bodies), which answers a session token as `access_token` — Better Auth's
 // plugin issues no refresh token, so there is no rotation to compare.
-import { fileURLToPath } from 'node:url';
-import {
-  cookieOf,
-  ensureCompetitorInstalled,
-  expectStatus,
-  request,
-  startBenchServer,
-  stopBenchServer,
-} from '../support/bench-http.mjs';
+import { expectStatus } from '../support/bench-http.mjs';
+import { startBetterAuthServer } from '../support/better-auth-client.mjs';
 
-const AUTH = '/api/auth';
-const SESSION_COOKIE = 'better-auth.session_token';
 const CLIENT_ID = 'tessera-cli';
-const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
 
 /**
  * Better Auth with its device-authorization plugin and `users` users. Resolves with
@@ -26,23 +16,16 @@ const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
  * request), `reset()`/`cpuMs()` of the server's CPU time, `postgres`, `stop()`.
  */
 export async function startBetterAuthDevice({ scope, users }) {
-  ensureCompetitorInstalled(folder);
-  const server = await startBenchServer(fileURLToPath(new URL('./better-auth-server.mjs', import.meta.url)));
-  const call = (method, path, options) => request(server.base, method, AUTH + path, options);
+  const competitor = await startBetterAuthServer(
+    new URL('./better-auth-server.mjs', import.meta.url),
+    new URL('./better-auth', import.meta.url),
+  );
+  const { call } = competitor;
   try {
     const sessions = [];
-    for (let n = 0; n < users; n++) {
-      const signUp = await call('POST', '/sign-up/email', {
-        body: {
-          email: `member${n}@bench.example`,
-          password: `bench password ${n} for better auth`,
-          name: `Member ${n}`,
-        },
-      });
-      sessions.push(cookieOf(expectStatus(signUp, 200, 'better-auth sign-up'), SESSION_COOKIE));
-    }
+    for (let n = 0; n < users; n++) sessions.push(await competitor.signUp(n));
     return {
-      postgres: server.rest.join(' ') || 'unknown',
+      ...competitor,
       async approvedDeviceCode(i) {
         const session = sessions[i % users];
         const started = expectStatus(
@@ -72,12 +55,9 @@ export async function startBetterAuthDevice({ scope, users }) {
         if (typeof expectStatus(res, 200, 'better-auth device token').json.access_token !== 'string')
           throw new Error('better-auth device token: no access_token');
       },
-      reset: async () => expectStatus(await request(server.base, 'POST', '/__bench/reset'), 200, 'better-auth reset'),
-      cpuMs: async () => (await request(server.base, 'GET', '/__bench/cpu')).json.cpuMs,
-      stop: () => stopBenchServer(server),
     };
   } catch (error) {
-    await stopBenchServer(server);
+    await competitor.stop();
     throw error;
   }
 }

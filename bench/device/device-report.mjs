@@ -1,34 +1,13 @@
 // The Markdown report of bench/device: per-round rows and medians of the rotation and exchange
 // phases, Tessera's store calls per operation, the competitor's exchange in the same run, the ratios
 // and the targets (p99 < 50 ms, ≥ 2× the competitor's throughput).
+import { medianOf, storeMethodsPerOperation } from '../support/bench-report.mjs';
+
 const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
 const x2 = (ratio) => `${ratio.toFixed(2)}×`;
 
-function medians(list, keys) {
-  return Object.fromEntries(
-    keys.map((key) => {
-      const xs = list.map((r) => r[key]).sort((a, b) => a - b);
-      return [key, xs[Math.floor(xs.length / 2)]];
-    }),
-  );
-}
-
-/** The store methods of all rounds: ms and calls per operation. */
-function storeMethods(results) {
-  const methods = {};
-  for (const r of results)
-    for (const [name, m] of Object.entries(r.methods)) {
-      methods[name] ??= { calls: 0, ms: 0 };
-      methods[name].calls += m.calls;
-      methods[name].ms += m.ms;
-    }
-  const total = results.reduce((sum, r) => sum + r.completions, 0);
-  return Object.entries(methods)
-    .sort((a, b) => b[1].ms - a[1].ms)
-    .map(([name, m]) => `${name} ${f2(m.ms / total)} ms (${f1(m.calls / total)}×)`)
-    .join(', ');
-}
+const medians = (list, keys) => Object.fromEntries(keys.map((key) => [key, medianOf(list, key)]));
 
 function tesseraTable(title, unit, results) {
   const keys = ['perSecond', 'p50', 'p99', 'serverMs', 'storeMs', 'storeCalls', 'cpuMs', 'clientCpuMs'];
@@ -43,7 +22,7 @@ function tesseraTable(title, unit, results) {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   results.forEach((r, i) => console.log(row(String(i + 1), r)));
   console.log(row('**median**', med));
-  console.log(`\nStore by method (all rounds, per operation): ${storeMethods(results)}.`);
+  console.log(`\nStore by method (ms per operation, all rounds): ${storeMethodsPerOperation(results)}.`);
   console.log(`Load generator: ${f2(med.clientCpuMs)} ms CPU per operation.`);
   return med;
 }

@@ -22,12 +22,13 @@ import { parseAuthenticationCredential } from '../../libs/identity/dist/passkeys
 import { verifyAssertion } from '../../libs/identity/dist/passkeys/webauthn/webauthn.verifier.js';
 // The authenticator alone (the package index also loads the Jest conformance suite).
 import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
+import { medianOf, storeMethodsPerOperation } from '../support/bench-report.mjs';
+import { closedLoop } from '../support/load-loops.mjs';
 import { startBetterAuth } from './better-auth-bench.mjs';
 import {
   cookieOf,
   expectStatus,
   ORIGIN,
-  percentile,
   request,
   startBenchServer,
   stopBenchServer,
@@ -118,37 +119,16 @@ const resetStats = async () => {
 };
 
 /**
- * `concurrency` workers, each looping `signIn(authenticator)` (resolves with its client-side ms) on
- * its own passkey until `seconds` have passed: throughput, latency percentiles, load-generator CPU.
+ * `concurrency` workers, each looping `signInOnce(authenticator)` on its own passkey until
+ * `seconds` have passed: throughput, latency percentiles, load-generator CPU.
  */
-async function closedLoop(authenticators, signInOnce, seconds) {
-  const latencies = [];
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const deadline = t0 + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, worker) => {
-      const authenticator = authenticators[worker % authenticators.length];
-      while (performance.now() < deadline) latencies.push(await signInOnce(authenticator));
-    }),
-  );
-  const elapsed = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const n = latencies.length;
-  latencies.sort((a, b) => a - b);
-  return {
-    completions: n,
-    perSecond: n / (elapsed / 1000),
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    clientCpuMs: (cpu.user + cpu.system) / 1000 / n,
-  };
-}
+const closedLoopOn = (authenticators, signInOnce, seconds) =>
+  closedLoop(concurrency, seconds, (worker) => signInOnce(authenticators[worker % authenticators.length]));
 
 /** A Tessera round: the closed loop plus the servers' own accounting (every request answered 200). */
 async function runRound(authenticators, seconds) {
   await resetStats();
-  const loop = await closedLoop(authenticators, async (authenticator) => (await signIn(authenticator)).ms, seconds);
+  const loop = await closedLoopOn(authenticators, signIn, seconds);
   const server = await stats();
   const n = loop.completions;
   for (const path of [START, FINISH]) {
@@ -172,7 +152,7 @@ async function runRound(authenticators, seconds) {
 /** A competitor round: the closed loop plus its server's CPU time per sign-in. */
 async function runCompetitorRound(competitor, seconds) {
   await competitor.reset();
-  const loop = await closedLoop(competitor.authenticators, competitor.signIn, seconds);
+  const loop = await closedLoopOn(competitor.authenticators, competitor.signIn, seconds);
   return { ...loop, cpuMs: (await competitor.cpuMs()) / loop.completions };
 }
 
@@ -282,10 +262,6 @@ try {
   }
   const micro = await verifyMicrobench(authenticators[0], userId);
 
-  const medianOf = (list, key) => {
-    const xs = list.map((r) => r[key]).sort((a, b) => a - b);
-    return xs[Math.floor(xs.length / 2)];
-  };
   const median = (key) => medianOf(results, key);
   const pctOf = (part, whole) => {
     const share = (part / whole) * 100;
@@ -330,21 +306,7 @@ try {
       `authenticator's signature); server request time is headers in → response end, so at concurrency ` +
       `${concurrency} it includes waiting for the event loop.`,
   );
-  const methods = {};
-  for (const r of results)
-    for (const [name, m] of Object.entries(r.methods)) {
-      methods[name] ??= { calls: 0, ms: 0 };
-      methods[name].calls += m.calls;
-      methods[name].ms += m.ms;
-    }
-  const total = results.reduce((sum, r) => sum + r.completions, 0);
-  console.log(
-    'Store by method (ms per sign-in, all rounds): ' +
-      Object.entries(methods)
-        .sort((a, b) => b[1].ms - a[1].ms)
-        .map(([name, m]) => `${name} ${f2(m.ms / total)} (${f1(m.calls / total)}×)`)
-        .join(', '),
-  );
+  console.log(`Store by method (ms per sign-in, all rounds): ${storeMethodsPerOperation(results)}`);
   if (competitor !== undefined) {
     const cmed = Object.fromEntries(
       ['perSecond', 'p50', 'p99', 'cpuMs', 'clientCpuMs'].map((k) => [k, medianOf(competitorResults, k)]),

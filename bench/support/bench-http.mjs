@@ -2,8 +2,7 @@
 // its competitors alike): requests over
 // one keep-alive `node:http` agent — the load generator shares the machine, so it uses the cheapest
 // client Node has — and the bench servers' start-up handshake.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { URLSearchParams } from 'node:url';
 import http from 'node:http';
 
@@ -78,18 +77,6 @@ export function startBenchServer(script, { env = {}, nodeArgs = [] } = {}) {
       }
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-/**
- * `npm ci` of a competitor's package folder (pinned by its lockfile) when it has no
- * node_modules/better-auth yet.
- */
-export function ensureCompetitorInstalled(folder) {
-  if (existsSync(`${folder}/node_modules/better-auth`)) return;
-  process.stderr.write(`installing the competitor (npm ci --prefix ${folder})\n`);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', folder], {
-    stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
