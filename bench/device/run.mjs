@@ -1,4 +1,4 @@
-// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:device -- --rounds 5 --duration 5 --warmup 10
+// Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:device (about 4 minutes on 2 busy cores)
 // Device-flow token endpoint benchmark (issue 13), 20 concurrent clients on one Nest app on the
 // PostgreSQL server (bench/device/server.mjs, a fresh database per run, dropped at the end):
 // 1. Refresh-token rotation: POST /oauth/token grant_type=refresh_token. `--families` token families
@@ -16,8 +16,8 @@
 // Reports per round and median: operations/s, p50/p99 client-side latency, server CPU per operation,
 // and (Tessera) store calls and store time per operation. Targets: p99 < 50 ms and ≥ 2× the
 // competitor's throughput in the same run.
-// Options: --rounds 5 --duration 5 (seconds, rotation) --warmup 10 (seconds) --concurrency 20
-// --families 200 --exchanges 1500 --competitor better-auth|none.
+// Options: --rounds 5 --duration 5 (seconds, rotation) --warmup 5 (seconds) --concurrency 20
+// --users <concurrency> --families 200 --exchanges 300 --competitor better-auth|none.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -34,10 +34,10 @@ const arg = (name, fallback) => {
 };
 const rounds = arg('rounds', 5);
 const duration = arg('duration', 5);
-const warmup = arg('warmup', 10);
+const warmup = arg('warmup', 5);
 const concurrency = arg('concurrency', 20);
 const familyCount = arg('families', 200);
-const exchanges = arg('exchanges', 1500);
+const exchanges = arg('exchanges', 300);
 // Approving users (the owner and invited members; Better Auth: signed-up users), one per worker by
 // default: every command of a family locks its membership row `for share`, and a user's own CLI
 // logins are few in real traffic — one user approving every family would make 20 concurrent
