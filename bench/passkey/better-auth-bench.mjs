@@ -3,46 +3,27 @@
 // own routes (email sign-up, then passkey registration with the same software authenticator), and
 // signs in the way its client does: GET /api/auth/passkey/generate-authenticate-options, the
 // assertion, POST /api/auth/passkey/verify-authentication.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
-import { cookieOf, expectStatus, ORIGIN, request, startBenchServer, stopBenchServer } from './bench-http.mjs';
+import { cookieOf, expectStatus, ORIGIN } from '../support/bench-http.mjs';
+import { SESSION_COOKIE, startBetterAuthServer } from '../support/better-auth-client.mjs';
 
-const AUTH = '/api/auth';
 const CHALLENGE_COOKIE = 'better-auth.better-auth-passkey';
-const SESSION_COOKIE = 'better-auth.session_token';
-const folder = fileURLToPath(new URL('./better-auth', import.meta.url));
-
-/** `npm ci` of bench/passkey/better-auth when it has no node_modules yet (pinned by its lockfile). */
-function ensureInstalled() {
-  if (existsSync(`${folder}/node_modules/better-auth`)) return;
-  process.stderr.write('installing the competitor (npm ci --prefix bench/passkey/better-auth)\n');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', folder], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
 
 /**
  * Better Auth with `users` users of one passkey each. Resolves with the authenticators and
  * `signIn(authenticator)` (client-side ms), `reset()`/`cpuMs()` of the server's CPU time, `stop()`.
  */
 export async function startBetterAuth({ users }) {
-  ensureInstalled();
-  const server = await startBenchServer(fileURLToPath(new URL('./better-auth-server.mjs', import.meta.url)));
-  const call = (method, path, options) => request(server.base, method, AUTH + path, options);
+  const competitor = await startBetterAuthServer(
+    new URL('./better-auth-server.mjs', import.meta.url),
+    new URL('./better-auth', import.meta.url),
+  );
+  const { call } = competitor;
   try {
     const authenticators = [];
     for (let n = 0; n < users; n++) {
-      const signUp = await call('POST', '/sign-up/email', {
-        body: {
-          email: `member${n}@bench.example`,
-          password: `bench password ${n} for better auth`,
-          name: `Member ${n}`,
-        },
-      });
-      const session = cookieOf(expectStatus(signUp, 200, 'better-auth sign-up'), SESSION_COOKIE);
+      const session = await competitor.signUp(n);
       const options = expectStatus(
         await call('GET', '/passkey/generate-register-options', { cookies: [session] }),
         200,
@@ -58,8 +39,8 @@ export async function startBetterAuth({ users }) {
       authenticators.push(authenticator);
     }
     return {
+      ...competitor,
       authenticators,
-      postgres: server.rest.join(' ') || 'unknown',
       async signIn(authenticator) {
         const t0 = performance.now();
         const start = expectStatus(
@@ -75,12 +56,9 @@ export async function startBetterAuth({ users }) {
         cookieOf(expectStatus(finish, 200, 'better-auth verify-authentication'), SESSION_COOKIE);
         return performance.now() - t0;
       },
-      reset: async () => expectStatus(await request(server.base, 'POST', '/__bench/reset'), 200, 'better-auth reset'),
-      cpuMs: async () => (await request(server.base, 'GET', '/__bench/cpu')).json.cpuMs,
-      stop: () => stopBenchServer(server),
     };
   } catch (error) {
-    await stopBenchServer(server);
+    await competitor.stop();
     throw error;
   }
 }

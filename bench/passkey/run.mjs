@@ -22,16 +22,18 @@ import { parseAuthenticationCredential } from '../../libs/identity/dist/passkeys
 import { verifyAssertion } from '../../libs/identity/dist/passkeys/webauthn/webauthn.verifier.js';
 // The authenticator alone (the package index also loads the Jest conformance suite).
 import { SoftwareAuthenticator } from '@tessera/identity-testing/webauthn';
+import { medianOf, storeMethodsPerOperation } from '../support/bench-report.mjs';
+import { closedLoop } from '../support/load-loops.mjs';
 import { startBetterAuth } from './better-auth-bench.mjs';
 import {
   cookieOf,
   expectStatus,
   ORIGIN,
-  percentile,
   request,
   startBenchServer,
   stopBenchServer,
-} from './bench-http.mjs';
+} from '../support/bench-http.mjs';
+import { bootstrapOwner, registerPasskey as registerPasskeyAt, sessionOf } from '../support/passkey-accounts.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/passkey runs on a PostgreSQL server: set DATABASE_URL');
 const arg = (name, fallback) => {
@@ -73,19 +75,8 @@ while (servers.length < serverCount) servers.push(await startServer({ BENCH_DATA
 
 /** POST to a Tessera server process (default the first). */
 const post = (path, { server = 0, ...options } = {}) => request(servers[server].base, 'POST', path, options);
-const sessionOf = (res) => ({ cookie: cookieOf(res, '__Host-tessera_session'), csrfToken: res.json.csrfToken });
-
-async function registerPasskey(session, authenticator, name) {
-  const auth = { cookies: [session.cookie], csrfToken: session.csrfToken };
-  const start = expectStatus(await post('/identity/v1/passkeys/registration/start', auth), 200, 'registration start');
-  const credential = authenticator.createCredential(start.json.publicKey, { origin: ORIGIN });
-  const finish = await post('/identity/v1/passkeys/registration/finish', {
-    body: { ceremonyId: start.json.ceremonyId, credentialName: name, credential },
-    cookies: [session.cookie, cookieOf(start, '__Host-tessera_ceremony')],
-    csrfToken: session.csrfToken,
-  });
-  return expectStatus(finish, 200, `registration finish (${name})`);
-}
+const registerPasskey = (session, authenticator, name) =>
+  registerPasskeyAt(servers[0].base, session, authenticator, name);
 
 /** The next server process, round robin (as a load balancer without affinity would pick). */
 let nextServer = 0;
@@ -128,37 +119,16 @@ const resetStats = async () => {
 };
 
 /**
- * `concurrency` workers, each looping `signIn(authenticator)` (resolves with its client-side ms) on
- * its own passkey until `seconds` have passed: throughput, latency percentiles, load-generator CPU.
+ * `concurrency` workers, each looping `signInOnce(authenticator)` on its own passkey until
+ * `seconds` have passed: throughput, latency percentiles, load-generator CPU.
  */
-async function closedLoop(authenticators, signInOnce, seconds) {
-  const latencies = [];
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const deadline = t0 + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, worker) => {
-      const authenticator = authenticators[worker % authenticators.length];
-      while (performance.now() < deadline) latencies.push(await signInOnce(authenticator));
-    }),
-  );
-  const elapsed = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const n = latencies.length;
-  latencies.sort((a, b) => a - b);
-  return {
-    completions: n,
-    perSecond: n / (elapsed / 1000),
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    clientCpuMs: (cpu.user + cpu.system) / 1000 / n,
-  };
-}
+const closedLoopOn = (authenticators, signInOnce, seconds) =>
+  closedLoop(concurrency, seconds, (worker) => signInOnce(authenticators[worker % authenticators.length]));
 
 /** A Tessera round: the closed loop plus the servers' own accounting (every request answered 200). */
 async function runRound(authenticators, seconds) {
   await resetStats();
-  const loop = await closedLoop(authenticators, async (authenticator) => (await signIn(authenticator)).ms, seconds);
+  const loop = await closedLoopOn(authenticators, signIn, seconds);
   const server = await stats();
   const n = loop.completions;
   for (const path of [START, FINISH]) {
@@ -182,7 +152,7 @@ async function runRound(authenticators, seconds) {
 /** A competitor round: the closed loop plus its server's CPU time per sign-in. */
 async function runCompetitorRound(competitor, seconds) {
   await competitor.reset();
-  const loop = await closedLoop(competitor.authenticators, competitor.signIn, seconds);
+  const loop = await closedLoopOn(competitor.authenticators, competitor.signIn, seconds);
   return { ...loop, cpuMs: (await competitor.cpuMs()) / loop.completions };
 }
 
@@ -244,19 +214,7 @@ try {
   // it → a full owner session that invites one member per further worker; each member enrolls
   // (restricted session) and registers its own passkey. One user per passkey, as in real traffic:
   // concurrent sign-ins of one user would all lock that user's row.
-  const bootstrap = expectStatus(
-    await post('/identity/v1/bootstrap', {
-      body: {
-        secret: bootstrapSecret,
-        displayName: 'Bench Owner',
-        primaryEmail: 'owner@bench.example',
-        organizationName: 'Bench',
-        organizationSlug: 'bench',
-      },
-    }),
-    201,
-    'bootstrap',
-  );
+  const bootstrap = await bootstrapOwner(servers[0].base, bootstrapSecret);
   const userId = bootstrap.json.userId;
   const organizationId = bootstrap.json.organization.id;
   const authenticators = [new SoftwareAuthenticator()];
@@ -304,10 +262,6 @@ try {
   }
   const micro = await verifyMicrobench(authenticators[0], userId);
 
-  const medianOf = (list, key) => {
-    const xs = list.map((r) => r[key]).sort((a, b) => a - b);
-    return xs[Math.floor(xs.length / 2)];
-  };
   const median = (key) => medianOf(results, key);
   const pctOf = (part, whole) => {
     const share = (part / whole) * 100;
@@ -352,21 +306,7 @@ try {
       `authenticator's signature); server request time is headers in → response end, so at concurrency ` +
       `${concurrency} it includes waiting for the event loop.`,
   );
-  const methods = {};
-  for (const r of results)
-    for (const [name, m] of Object.entries(r.methods)) {
-      methods[name] ??= { calls: 0, ms: 0 };
-      methods[name].calls += m.calls;
-      methods[name].ms += m.ms;
-    }
-  const total = results.reduce((sum, r) => sum + r.completions, 0);
-  console.log(
-    'Store by method (ms per sign-in, all rounds): ' +
-      Object.entries(methods)
-        .sort((a, b) => b[1].ms - a[1].ms)
-        .map(([name, m]) => `${name} ${f2(m.ms / total)} (${f1(m.calls / total)}×)`)
-        .join(', '),
-  );
+  console.log(`Store by method (ms per sign-in, all rounds): ${storeMethodsPerOperation(results)}`);
   if (competitor !== undefined) {
     const cmed = Object.fromEntries(
       ['perSecond', 'p50', 'p99', 'cpuMs', 'clientCpuMs'].map((k) => [k, medianOf(competitorResults, k)]),

@@ -11,6 +11,7 @@ import {
   abort,
   CommittedRejection,
   insertRow,
+  insertRows,
   isUuid,
   table,
   type Row,
@@ -94,16 +95,10 @@ export async function insertTokenPair(
   for (const token of [pair.accessToken, pair.refreshToken])
     if (token.expiresAt.getTime() <= at.getTime() || token.expiresAt.getTime() > family.expiresAt.getTime())
       abort('invalid_transition');
-  await insertRow(
-    sql,
-    'device_token_credential_reservations',
+  await insertRows(sql, 'device_token_credential_reservations', [
     deviceTokenReservationColumns('access', pair.accessToken, at),
-  );
-  await insertRow(
-    sql,
-    'device_token_credential_reservations',
     deviceTokenReservationColumns('refresh', pair.refreshToken, at),
-  );
+  ]);
   const accessToken = deviceAccessTokenFromRow(
     await insertRow(sql, 'device_access_tokens', deviceAccessTokenColumns(pair.accessToken, family.id, at)),
   );
@@ -162,19 +157,26 @@ export async function revokeFamily(
   return deviceTokenFamilyFromRow(row ?? abort('invalid_transition'));
 }
 
-/** The refresh token's family id when selector and digest match, else `not_found`. */
-async function familyOfToken(
+/**
+ * The family of the access or refresh token whose selector and digest match, locked `for update`,
+ * or `not_found`: one statement, the token row read unlocked (its family never changes), so the
+ * family lock still comes first.
+ */
+async function lockFamilyOfToken(
   sql: Sql,
   kind: 'access' | 'refresh',
   token: { selector: string; tokenDigest: Parameters<typeof digestParams>[0] },
-): Promise<string> {
+): Promise<DeviceTokenFamilyRecord> {
   if (!isUuid(token.selector) || token.tokenDigest.keyVersion === null) abort('not_found');
   const [row] = await sql(
-    `select family_id from ${table(kind === 'access' ? 'device_access_tokens' : 'device_refresh_tokens')}
-      where public_selector = ? and token_digest_algorithm = ? and token_digest_encoded = ? and token_digest_key_version = ?`,
+    `select ${allColumns('device_token_families')} from ${table('device_token_families')}
+      where id = (select family_id from ${table(kind === 'access' ? 'device_access_tokens' : 'device_refresh_tokens')}
+                   where public_selector = ? and token_digest_algorithm = ? and token_digest_encoded = ?
+                     and token_digest_key_version = ?)
+      for update`,
     [token.selector, ...digestParams(token.tokenDigest)],
   );
-  return String(row?.['family_id'] ?? abort('not_found'));
+  return deviceTokenFamilyFromRow(row ?? abort('not_found'));
 }
 
 /**
@@ -197,7 +199,7 @@ export class IdentityDeviceTokenCommandHandlers implements Pick<
     const { selector, tokenDigest, clientId, successor, sealedSuccessor, retryUntil, at, audits } = input;
     return this.gateway.command(async (sql): Promise<DeviceRefreshOutcome | CommittedRejection> => {
       if ((sealedSuccessor === null) !== (retryUntil === null)) abort('invalid_transition');
-      const family = await lockFamily(sql, await familyOfToken(sql, 'refresh', { selector, tokenDigest }));
+      const family = await lockFamilyOfToken(sql, 'refresh', { selector, tokenDigest });
       const [locked] = await sql(
         `select ${allColumns('device_refresh_tokens')}, retry_sealed_successor, retry_access_token_id
            from ${table('device_refresh_tokens')} where public_selector = ? for update`,
@@ -267,13 +269,12 @@ export class IdentityDeviceTokenCommandHandlers implements Pick<
   ): ReturnType<Commands['revokeDeviceTokenFamily']> {
     const { family: reference, clientId, reason, at, audit } = input;
     return this.gateway.command(async (sql) => {
-      const familyId =
+      const family =
         'familyId' in reference
-          ? reference.familyId
+          ? await lockFamily(sql, reference.familyId)
           : 'refreshToken' in reference
-            ? await familyOfToken(sql, 'refresh', reference.refreshToken)
-            : await familyOfToken(sql, 'access', reference.accessToken);
-      const family = await lockFamily(sql, familyId);
+            ? await lockFamilyOfToken(sql, 'refresh', reference.refreshToken)
+            : await lockFamilyOfToken(sql, 'access', reference.accessToken);
       if (clientId !== null && family.clientId !== clientId) abort('not_found');
       if (family.state !== 'active') return { family, changed: false };
       const revoked = await revokeFamily(sql, family.id, reason, at);

@@ -44,6 +44,19 @@ export async function insertRow(sql: Sql, name: string, row: Row): Promise<Row> 
 }
 
 /**
+ * Inserts `rows` (all with the columns of the first) into `name` in one statement, returning nothing:
+ * one round trip however many rows.
+ */
+export async function insertRows(sql: Sql, name: string, rows: readonly Row[]): Promise<void> {
+  const names = Object.keys(rows[0] ?? abort('internal'));
+  const tuple = `(${names.map(() => '?').join(', ')})`;
+  await sql(
+    `insert into ${table(name)} (${names.map((c) => `"${c}"`).join(', ')}) values ${rows.map(() => tuple).join(', ')}`,
+    rows.flatMap((row) => names.map((c) => row[c])),
+  );
+}
+
+/**
  * A deterministic rejection whose writes (a failed challenge, its audits) commit: a command returns
  * it from its work and {@link StoreGateway.command} commits, then answers `{ ok: false, code }`.
  */

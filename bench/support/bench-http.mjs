@@ -1,7 +1,9 @@
-// The load generator's HTTP side for bench/passkey (Tessera and its competitor alike): requests over
+// The load generator's HTTP side of the identity benchmarks (bench/passkey, bench/device; Tessera and
+// its competitors alike): requests over
 // one keep-alive `node:http` agent — the load generator shares the machine, so it uses the cheapest
 // client Node has — and the bench servers' start-up handshake.
 import { spawn } from 'node:child_process';
+import { URLSearchParams } from 'node:url';
 import http from 'node:http';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -9,14 +11,16 @@ export const ORIGIN = 'http://localhost:3000';
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /**
- * One request with `Origin` (and cookies, a CSRF token, a JSON body when given) to `base + path`;
- * resolves with the status, the text, the parsed JSON and the Set-Cookie lines.
+ * One request with `Origin` (and cookies, a CSRF token, a JSON body or an
+ * `application/x-www-form-urlencoded` form when given) to `base + path`; resolves with the status,
+ * the text, the parsed JSON and the Set-Cookie lines.
  */
-export function request(base, method, path, { body, cookies = [], csrfToken } = {}) {
+export function request(base, method, path, { body, form, cookies = [], csrfToken } = {}) {
   const headers = { origin: ORIGIN };
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const payload =
+    form !== undefined ? new URLSearchParams(form).toString() : body === undefined ? undefined : JSON.stringify(body);
   if (payload !== undefined) {
-    headers['content-type'] = 'application/json';
+    headers['content-type'] = form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json';
     headers['content-length'] = Buffer.byteLength(payload);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
