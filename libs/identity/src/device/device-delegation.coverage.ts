@@ -1,6 +1,6 @@
 import { resolverGrants, type CapabilityResolver } from '../context/capability-resolver.js';
 import type { IdentityPrincipal } from '../context/identity-context.js';
-import { roleCapabilities } from '../organizations/capabilities.js';
+import { IDENTITY_OWNED_CAPABILITIES, roleCapabilities } from '../organizations/capabilities.js';
 import type { DeviceGrantAuthorization } from '../store/identity-device.records.js';
 import type { IdentityStoreReads } from '../store/identity-store.port.js';
 
@@ -20,6 +20,10 @@ export async function delegationStillGranted(
   resolvers: readonly CapabilityResolver[],
   authorization: DeviceGrantAuthorization,
 ): Promise<boolean> {
+  // Without application grants in play the role alone decides, and a role change bumps the
+  // membership version the claim checks: nothing to read here.
+  const viaResolvers = authorization.approvedCapabilities.some((name) => !IDENTITY_OWNED_CAPABILITIES.has(name));
+  if (resolvers.length === 0 || !viaResolvers) return true;
   const [organization, membership] = await Promise.all([
     store.findOrganization(authorization.organizationId),
     store.findMembership(authorization.membershipId),
