@@ -48,6 +48,16 @@ describe('device confirmation routes 35–38', () => {
     const tokens = await pollToken(identity, started.device_code);
     expect(tokens.status).toBe(200);
     expect(tokens.body.scope).toBe('identity.profile');
+    // The approval is audited about its grant, in the chosen organization's log.
+    const decisions = await rowsOf(
+      identity,
+      `select actor_user_id, organization_id, target_type from tessera_identity.audit_events
+        where target_id = ? and reason_code = 'device_authorization_approved'`,
+      [inspected.body.id],
+    );
+    expect(decisions).toEqual([
+      { actor_user_id: approver.userId, organization_id: approver.organizationId, target_type: 'device_grant' },
+    ]);
     // Once exchanged (consumed), the grant is gone for inspection.
     const again = await post(identity, '/identity/v1/device', approver.session).send({ userCode: started.user_code });
     expect(again.status).toBe(404);

@@ -1,5 +1,6 @@
 import {
   decideDevicePoll,
+  type AuditEventInput,
   type DeviceGrantRecord,
   type DevicePollOutcome,
   type IdentityDeviceCommands,
@@ -31,6 +32,18 @@ import { insertTokenPair, lockFamilyStanding } from './identity-device-token.com
 type Commands = IdentityDeviceCommands;
 
 /** The grant whose code digest matches, locked `for update`, or `not_found`. */
+/**
+ * A decision's audit event about the locked grant: its `target` (the caller knows only the code) and,
+ * for an authorized grant, its organization, where the caller left them empty.
+ */
+function aboutGrant(audit: AuditEventInput, grant: DeviceGrantRecord): AuditEventInput {
+  return {
+    ...audit,
+    target: audit.target ?? { type: 'device_grant', id: grant.id },
+    organizationId: audit.organizationId ?? grant.authorization?.organizationId ?? null,
+  };
+}
+
 async function lockGrant(sql: Sql, by: 'device' | 'user', digest: StoredDigest): Promise<DeviceGrantRecord> {
   if (digest.keyVersion === null) abort('not_found');
   const [row] = await sql(
@@ -199,7 +212,7 @@ export class IdentityDeviceGrantCommandHandlers implements Pick<
         [userId, organizationId, membership['id'], membership['version'], userId, at, textArrayLiteral(approved)],
         at,
       );
-      await insertAudit(sql, audit);
+      await insertAudit(sql, aboutGrant(audit, authorized));
       return authorized;
     });
   }
@@ -210,7 +223,7 @@ export class IdentityDeviceGrantCommandHandlers implements Pick<
       const grant = await lockGrant(sql, 'user', userCodeDigest);
       requireInspectedPending(grant, sessionId, inspectedSince, at);
       const denied = await updateGrant(sql, grant, "state = 'denied'", [], at);
-      await insertAudit(sql, audit);
+      await insertAudit(sql, aboutGrant(audit, grant));
       return denied;
     });
   }
@@ -222,7 +235,7 @@ export class IdentityDeviceGrantCommandHandlers implements Pick<
       if ((grant.state !== 'pending' && grant.state !== 'authorized') || expired(grant, at))
         abort('invalid_transition');
       const cancelled = await updateGrant(sql, grant, "state = 'cancelled'", [], at);
-      await insertAudit(sql, audit);
+      await insertAudit(sql, aboutGrant(audit, grant));
       return cancelled;
     });
   }

@@ -67,7 +67,7 @@ export class DeviceAudits {
       case 'replay_detected':
         return this.family(call, family, 'device_token.replay_detected', 'refresh_token_replay', 'denied');
       case 'membership_changed':
-        return this.family(call, family, 'device_token.revoked', 'membership_authorization_changed');
+        return this.family(call, family, 'device_token.revoked', 'membership_authorization_changed', 'denied');
     }
   }
 

@@ -16,6 +16,7 @@ import {
 } from '../tokens/device-code.format.js';
 import {
   deviceTokenDigest,
+  deviceTokenMatches,
   deviceTokenLookupDigests,
   issueDeviceToken,
   parseDeviceToken,
@@ -326,7 +327,8 @@ export class IdentityDevice {
       audit: this.audits.grant(call, grant.id, 'membership_authorization_changed'),
     });
     // Cancelled now or settled meanwhile by another poll: either way this exchange gets nothing.
-    if (!cancelled.ok && (cancelled.code === 'unavailable' || cancelled.code === 'internal')) throw failure(cancelled.code);
+    if (!cancelled.ok && (cancelled.code === 'unavailable' || cancelled.code === 'internal'))
+      throw failure(cancelled.code);
     throw new OAuthError('invalid_grant');
   }
 
@@ -366,8 +368,11 @@ export class IdentityDevice {
       throw new OAuthError('temporarily_unavailable', { cause });
     });
     if (stored === null || stored.tokenDigest.keyVersion === null) throw new OAuthError('invalid_grant');
-    const pepper = this.kernel.keys.devicePepper.byVersion(stored.tokenDigest.keyVersion);
-    if (pepper === undefined) throw new OAuthError('invalid_grant');
+    const ring = this.kernel.keys.devicePepper;
+    const pepper = ring.byVersion(stored.tokenDigest.keyVersion);
+    // Constant-time here; the store's command then matches the same digest under its lock.
+    if (pepper === undefined || !deviceTokenMatches('refresh', ring, presented, stored.tokenDigest))
+      throw new OAuthError('invalid_grant');
     const tokenDigest = deviceTokenDigest('refresh', pepper, presented);
     // A refresh token expires with its family, so its own expiry bounds the successor's.
     const pair = this.issuePair(call.at, stored.expiresAt);

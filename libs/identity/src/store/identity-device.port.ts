@@ -150,7 +150,8 @@ export interface IdentityDeviceCommands {
    * `for share`; its version is snapshotted): only when `sessionId` inspected the grant at or after
    * `inspectedSince` (the caller passes `at − 10 min`), the grant is unexpired, `approvedCapabilities`
    * ⊆ requested (stored sorted) and the user, organization and membership are active. Audit
-   * `device_authorization_approved`. `not_found` (grant, or no active membership),
+   * `device_authorization_approved` (its empty `target` and `organizationId` completed with the
+   * grant). `not_found` (grant, or no active membership),
    * `challenge_expired`, `invalid_transition`.
    *
    * @example
@@ -169,7 +170,7 @@ export interface IdentityDeviceCommands {
 
   /**
    * `pending` → `denied` under the same inspection rule as approval; audit
-   * `device_authorization_denied`. `not_found`, `challenge_expired`, `invalid_transition`.
+   * `device_authorization_denied` (its empty `target` completed with the grant). `not_found`, `challenge_expired`, `invalid_transition`.
    *
    * @example
    * await store.denyDeviceGrant({ userCodeDigest, sessionId, inspectedSince, at, audit });
@@ -184,7 +185,8 @@ export interface IdentityDeviceCommands {
 
   /**
    * The device-code holder cancels: `pending` or `authorized` (unexpired) → `cancelled`; audit
-   * `device_authorization_cancelled`. `not_found`, `invalid_transition`.
+   * `device_authorization_cancelled` (its empty `target`, and for an authorized grant its empty
+   * `organizationId`, completed with the grant). `not_found`, `invalid_transition`.
    *
    * @example
    * await store.cancelDeviceGrant({ deviceCodeDigest, at, audit });
