@@ -15,6 +15,9 @@ export type RouteName =
   | 'recoveryCodesUse'
   | 'invitationAccept'
   | 'invitationEnroll'
+  | 'deviceInspect'
+  | 'deviceApprove'
+  | 'deviceDeny'
   | 'bootstrap';
 
 /** `GET /identity/v1/client-config` (route 47): where every call goes and how CSRF travels. */
