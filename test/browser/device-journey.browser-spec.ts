@@ -17,9 +17,11 @@ import { BrowserHarness } from './support/harness.js';
 import {
   API,
   bootstrapOwner,
+  enrollWithLink,
   expectSuccess,
   FIRST_OWNER,
   pageError,
+  signIn,
   signInButton,
   waitForApi,
 } from './support/identity-pages.js';
@@ -74,6 +76,7 @@ describe('device verification page /device in Chromium', () => {
     const { page } = owner;
     await expectHardenedPage(page, await page.goto('/device'));
     await expectSuccess(page, codeField(page));
+    expect(await page.locator('#tab-notice').isVisible()).toBe(false);
     await screenshot(page, 'device-code');
   });
 
@@ -157,6 +160,59 @@ describe('device verification page /device in Chromium', () => {
     expect(await confirmHeading(page).isVisible()).toBe(false);
     await screenshot(page, 'device-wrong-code');
     expect(new URL(inspected.url()).pathname).toBe(DEVICE_API.inspect);
+  });
+
+  it('says up front what a viewer cannot approve in the chosen organization, and approves the rest', async () => {
+    const link = await harness.demo.createInvitation({
+      organizationId,
+      email: 'grace@example.com',
+      role: 'viewer',
+      invitedByUserId: ownerUserId,
+    });
+    const { page } = await harness.device();
+    await enrollWithLink(page, link, 'Grace Hopper');
+    await signIn(page);
+    const viewerClient = new HttpDeviceClient(harness.demo.origin);
+    try {
+      const login = await viewerClient.start(REQUESTED);
+      await page.goto('/device');
+      expect((await enterCode(page, login.userCode)).status()).toBe(200);
+      await expectSuccess(page, confirmHeading(page));
+      const publish = capabilityBox(page, 'Publish packages on your behalf');
+      expect(await publish.isDisabled()).toBe(false);
+
+      await chooseOrganization(page, organizationId);
+      expect(await publish.isDisabled()).toBe(true);
+      expect(await publish.isChecked()).toBe(false);
+      expect(await page.locator('#capability-note').innerText()).toBe(
+        'In Analytical Engines your role (viewer) does not allow package.publish; the device gets the rest only.',
+      );
+      await screenshot(page, 'device-viewer');
+      const { body } = await decide(page, 'Approve', 'Device approved');
+      expect((body as { capabilities: string[] }).capabilities.sort()).toEqual([
+        'identity.organizations',
+        'identity.profile',
+      ]);
+      expect(await login.finished).toEqual({ approved: true, scopes: ['identity.organizations', 'identity.profile'] });
+    } finally {
+      await viewerClient.close();
+    }
+  });
+
+  it('in a new tab of the signed-in browser (no CSRF token of its own) says how to go on, and shows the refusal', async () => {
+    const tab = await owner.context.newPage();
+    await tab.goto('/device');
+    await expectSuccess(tab, codeField(tab));
+    expect(await tab.locator('#tab-notice').innerText()).toContain('You are signed in, but not in this browser tab');
+    const inspected = await enterCode(tab, 'ZZZZ-ZZZZ');
+    expect(inspected.status()).toBe(403);
+    const envelope = (await inspected.json()) as { error: { code: string; message: string; requestId: string } };
+    expect(envelope.error.code).toBe('csrf_invalid');
+    expect(await pageError(tab)).toEqual({ message: envelope.error.message, requestId: envelope.error.requestId });
+    await tab.close();
+  });
+
+  it('saw no page error or CSP violation on any device', () => {
     expect(harness.problems()).toEqual([]);
   });
 });

@@ -92,6 +92,11 @@ export class IdentityApi {
     sessionStorage.setItem(this.config.csrf.sessionStorageName, token);
   }
 
+  /** Whether this tab holds a CSRF token: each tab keeps its own, so a new tab of a signed-in browser has none. */
+  hasCsrfToken(): boolean {
+    return sessionStorage.getItem(this.config.csrf.sessionStorageName) !== null;
+  }
+
   /** Forgets the CSRF token once the session is gone (logout, revoke-all, finished enrolment). */
   forgetCsrfToken(): void {
     sessionStorage.removeItem(this.config.csrf.sessionStorageName);

@@ -76,6 +76,8 @@ class DevicePage {
       throw error;
     }
     this.step('code-step', 'code-heading');
+    // Every call from here on is a POST: without this tab's CSRF token the server refuses it (403).
+    show(byId('tab-notice'), !this.api.hasCsrfToken());
     byId('user-code').focus();
   }
 
@@ -130,7 +132,13 @@ class DevicePage {
 
   private organizationChanged(): void {
     const ruledOut = applyOrganization(this.chosenOrganization(), this.roles, this.unticked);
-    byId<HTMLButtonElement>('approve').disabled = ruledOut.length === capabilityBoxes().length;
+    const none = this.organizations.length === 0;
+    if (none) {
+      const note = byId('capability-note');
+      note.textContent = 'You are not a member of any organization, so no device can act for you: deny this request.';
+      show(note, true);
+    }
+    byId<HTMLButtonElement>('approve').disabled = none || ruledOut.length === capabilityBoxes().length;
   }
 
   private async approve(): Promise<void> {
