@@ -124,7 +124,7 @@ describe('device verification page /device in Chromium', () => {
     expect((body as { capabilities: string[] }).capabilities).toHaveLength(2);
     await screenshot(page, 'device-approved');
 
-    expect(await login.finished).toEqual({ approved: true, scopes: ['identity.organizations', 'identity.profile'] });
+    expect((await login.finished).exitCode).toBe(0);
     expect(await client.whoami()).toEqual({
       userId: ownerUserId,
       displayName: FIRST_OWNER.displayName,
@@ -144,7 +144,7 @@ describe('device verification page /device in Chromium', () => {
     expect(body).toEqual({ userCode: login.userCode });
 
     const outcome = await login.finished;
-    expect(outcome).toEqual({ approved: false, message: expect.stringContaining('access_denied') });
+    expect(outcome).toEqual({ exitCode: 1, message: expect.stringMatching(/denied/) });
   });
 
   it('shows the envelope’s message and request ID for a code nobody started', async () => {
@@ -193,7 +193,8 @@ describe('device verification page /device in Chromium', () => {
         'identity.organizations',
         'identity.profile',
       ]);
-      expect(await login.finished).toEqual({ approved: true, scopes: ['identity.organizations', 'identity.profile'] });
+      expect((await login.finished).exitCode).toBe(0);
+      expect((await viewerClient.whoami()).scopes).toEqual(['identity.organizations', 'identity.profile']);
     } finally {
       await viewerClient.close();
     }

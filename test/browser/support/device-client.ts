@@ -1,7 +1,11 @@
-/** How a device login ended: approved with the granted scopes, or refused with the client's message. */
-export type DeviceLoginOutcome =
-  | { readonly approved: true; readonly scopes: readonly string[] }
-  | { readonly approved: false; readonly message: string };
+/**
+ * How a device login ended, as a terminal shows it: exit code 0 when the client got tokens, 1 when
+ * it was refused (denied, expired), and what the client said about it.
+ */
+export interface DeviceLoginOutcome {
+  readonly exitCode: number;
+  readonly message: string;
+}
 
 /** A device login in progress: what the user types on `/device`, and the client's end of it. */
 export interface DeviceLogin {
@@ -117,16 +121,16 @@ export class HttpDeviceClient implements DeviceClient {
       if (status === 200 && body.access_token !== undefined) {
         this.accessToken = body.access_token;
         this.scopes = (body.scope ?? '').split(' ').filter((scope) => scope !== '');
-        return { approved: true, scopes: this.scopes };
+        return { exitCode: 0, message: `Logged in with ${this.scopes.join(', ')}.` };
       }
       if (body.error === 'authorization_pending') continue;
       if (body.error === 'slow_down') {
         interval += 5;
         continue;
       }
-      return { approved: false, message: `${body.error ?? status}: ${body.error_description ?? ''}` };
+      return { exitCode: 1, message: `${body.error ?? status}: ${body.error_description ?? ''}` };
     }
-    return { approved: false, message: 'expired_token: the client stopped polling at the code’s expiry' };
+    return { exitCode: 1, message: 'expired_token: the client stopped polling at the code’s expiry' };
   }
 
   async close(): Promise<void> {
