@@ -1,13 +1,13 @@
 // Builds the workspace: every package under libs/ to its own `dist/` (JavaScript by swc with
-// decorator metadata, declarations by tsc in dependency order), then the demo app into
-// dist/apps (importing the packages by name, like any consumer), its static assets, and the demo
-// pages' browser bundles (esbuild).
+// decorator metadata, declarations by tsc in dependency order), then the apps into dist/apps (the
+// demo, importing the packages by name like any consumer, and the executable `tessera` CLI), the
+// demo's static assets, and the demo pages' browser bundles (esbuild).
 //
 //   node scripts/build.mjs               everything, then docs/openapi.json (what `npm run build` runs)
 //   node scripts/build.mjs --no-types    skip declarations and docs (what `npm start` runs: faster)
 //   node scripts/build.mjs --packages    the packages only, with declarations
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -17,6 +17,8 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const SWCRC = join(ROOT, '.swcrc');
 const PAGES_CLIENT = join('apps', 'demo', 'src', 'pages', 'client');
 const PAGES_ASSETS = join('dist', 'apps', 'demo', 'src', 'public', 'assets');
+// The `tessera` command (package.json `bin`): swc keeps its `#!/usr/bin/env node` line.
+const CLI_MAIN = join('dist', 'apps', 'cli', 'src', 'main.js');
 
 const args = new Set(process.argv.slice(2));
 const withTypes = !args.has('--no-types');
@@ -71,6 +73,7 @@ function buildApps() {
     const source = join('apps', app, 'src', 'public');
     if (existsSync(source)) cpSync(source, join('dist', 'apps', app, 'src', 'public'), { recursive: true });
   }
+  if (existsSync(CLI_MAIN)) chmodSync(CLI_MAIN, 0o755);
 }
 
 function swc(cwd, parameters) {

@@ -17,7 +17,8 @@ export interface DemoInvitation {
   invitedByUserId?: string;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now (bound once on 127.0.0.1, then released). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
