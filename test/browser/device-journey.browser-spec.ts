@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { expectHardenedPage, screenshot, type BrowserDevice } from './support/browser.js';
+import { CliDeviceClient } from './support/cli-device-client.js';
 import { HttpDeviceClient, type DeviceClient } from './support/device-client.js';
 import {
   capabilityBox,
@@ -31,12 +32,13 @@ const USER_CODE = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{4}-[23456789ABCDEFGHJKLMN
 const REQUESTED = ['identity.profile', 'identity.organizations', 'package.publish'] as const;
 
 /**
- * Issue 13's device journey (identity-model §11.3, device steps) in headless Chromium: a device
- * login started by the test's client, its code typed on `/device` (lower case, no dash), the
- * organization chosen, one capability unticked, approved; the client gets exactly the narrowed
- * scopes and reads the profile with its bearer. A second login is denied on the page; signed-out
- * visitors go to sign in and come back; a wrong code shows the envelope's message and request ID.
- * The tests share one demo and run in order.
+ * Issue 13's device journey (identity-model §11.3, device steps) in headless Chromium: `tessera
+ * login` (the built CLI, file credential store in a temp folder) started by the test, its code typed
+ * on `/device` (lower case, no dash), the organization chosen, one capability unticked, approved;
+ * the CLI finishes and `tessera whoami` shows the narrowed scopes. A second run is denied on the
+ * page and the CLI exits 1 with the denial; signed-out visitors go to sign in and come back; a
+ * wrong code shows the envelope's message and request ID. A second user (a viewer) approves from
+ * a plain RFC 8628 client over HTTP. The tests share one demo and run in order.
  */
 describe('device verification page /device in Chromium', () => {
   let harness: BrowserHarness;
@@ -51,7 +53,7 @@ describe('device verification page /device in Chromium', () => {
     const created = await bootstrapOwner(owner.page, { secret: harness.demo.bootstrapSecret, ...FIRST_OWNER });
     ownerUserId = created.userId;
     organizationId = created.organizationId;
-    client = new HttpDeviceClient(harness.demo.origin);
+    client = new CliDeviceClient(harness.demo.origin);
   });
 
   afterAll(async () => {
@@ -80,7 +82,7 @@ describe('device verification page /device in Chromium', () => {
     await screenshot(page, 'device-code');
   });
 
-  it('approves a login typed in lower case without the dash, for a chosen organization, with one capability unticked', async () => {
+  it('approves a CLI login typed in lower case without the dash, for a chosen organization, with one capability unticked; whoami shows the narrowed scopes', async () => {
     const { page } = owner;
     const login = await client.start(REQUESTED);
     expect(login.userCode).toMatch(USER_CODE);
@@ -91,8 +93,13 @@ describe('device verification page /device in Chromium', () => {
     expect(inspected.status()).toBe(200);
     // The page normalized what was typed before calling route 35.
     expect(inspected.request().postDataJSON()).toEqual({ userCode: login.userCode });
-    const grant = (await inspected.json()) as { createdAt: string };
-    expect(await shownFacts(page)).toEqual({ client: 'tessera-cli', code: login.userCode, requestedAt: grant.createdAt });
+    const grant = (await inspected.json()) as { clientName: string; createdAt: string };
+    expect(grant.clientName).toBe('Tessera CLI');
+    expect(await shownFacts(page)).toEqual({
+      client: grant.clientName,
+      code: login.userCode,
+      requestedAt: grant.createdAt,
+    });
     expect(await page.locator('#phishing-warning').innerText()).toContain(
       'Approve only a code you started yourself, in your own terminal',
     );
@@ -133,7 +140,7 @@ describe('device verification page /device in Chromium', () => {
     });
   });
 
-  it('denies a second login on the page: the client is refused with access_denied', async () => {
+  it('denies a second login on the page: the CLI exits 1 with the denial message', async () => {
     const { page } = owner;
     const login = await client.start(REQUESTED);
     await page.goto('/device');
@@ -144,7 +151,7 @@ describe('device verification page /device in Chromium', () => {
     expect(body).toEqual({ userCode: login.userCode });
 
     const outcome = await login.finished;
-    expect(outcome).toEqual({ exitCode: 1, message: expect.stringMatching(/denied/) });
+    expect(outcome).toEqual({ exitCode: 1, message: expect.stringContaining('The login was denied in the browser.') });
   });
 
   it('shows the envelope’s message and request ID for a code nobody started', async () => {

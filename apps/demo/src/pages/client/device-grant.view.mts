@@ -116,7 +116,9 @@ export function applyOrganization(
     const allowed = organization === undefined || roles.allows(organization.role, box.value);
     box.disabled = !allowed;
     box.checked = allowed && !unticked.has(box.value);
-    byId(`${box.id}-note`).textContent = allowed ? '' : ` Not possible: your role there (${organization!.role}) does not allow it.`;
+    byId(`${box.id}-note`).textContent = allowed
+      ? ''
+      : ` Not possible: your role there (${organization!.role}) does not allow it.`;
     if (!allowed) ruledOut.push(box.value);
   }
   const note = byId('capability-note');

@@ -3,7 +3,7 @@ import { devicePage } from './device-page.template.js';
 
 describe('devicePage', () => {
   it('carries the role map in a data attribute that decodes back to it, with no inline script', () => {
-    const roles = { owner: ['identity.profile', "it's<\"&>"], viewer: [] };
+    const roles = { owner: ['identity.profile', 'it\'s<"&>'], viewer: [] };
     const page = devicePage(roles);
     const attribute = /data-role-capabilities="([^"]*)"/.exec(page.body)?.[1];
     expect(attribute).toBeDefined();
