@@ -1,5 +1,5 @@
 import type { OrganizationSummary } from './organizations.api.mjs';
-import { byId, codeText, show, timeElement } from './ui.mjs';
+import { byId, codeText, timeElement } from './ui.mjs';
 
 /** `DeviceGrantView` (identity-http §4.5): what route 35 shows of a device grant. */
 export interface DeviceGrantView {
@@ -128,6 +128,5 @@ export function applyOrganization(
       : ruledOut.length === capabilityBoxes().length
         ? `In ${organization.name} your role (${organization.role}) allows none of what this device asks for: choose another organization, or deny.`
         : `In ${organization.name} your role (${organization.role}) does not allow ${ruledOut.join(', ')}; the device gets the rest only.`;
-  show(note, note.textContent !== '');
   return ruledOut;
 }

@@ -134,9 +134,8 @@ class DevicePage {
     const ruledOut = applyOrganization(this.chosenOrganization(), this.roles, this.unticked);
     const none = this.organizations.length === 0;
     if (none) {
-      const note = byId('capability-note');
-      note.textContent = 'You are not a member of any organization, so no device can act for you: deny this request.';
-      show(note, true);
+      byId('capability-note').textContent =
+        'You are not a member of any organization, so no device can act for you: deny this request.';
     }
     byId<HTMLButtonElement>('approve').disabled = none || ruledOut.length === capabilityBoxes().length;
   }

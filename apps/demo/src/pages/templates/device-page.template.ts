@@ -59,7 +59,7 @@ export function devicePage(rolesCapabilities: Readonly<Record<string, readonly s
 <p class="hint" id="capabilities-hint">Untick anything it does not need.</p>
 <ul id="capability-list"></ul>
 </fieldset>
-<p id="capability-note" class="notice" hidden></p>
+<p id="capability-note" class="notice" aria-live="polite"></p>
 <p class="actions">
 <button type="submit" id="approve">Approve</button>
 <button type="button" id="deny" class="secondary">Deny</button>
