@@ -2,9 +2,10 @@
  * The exit codes of `tessera` (documented in apps/cli/README.md):
  * 0 success; 1 a user-facing failure (not logged in, denied, expired, a login the server no longer
  * accepts, a request the server refused); 2 a usage error (unknown option, bad server URL);
- * 3 the server could not be reached or is unavailable (network error, timeout, 429, 5xx).
+ * 3 the server could not be reached or is unavailable (network error, timeout, 429, 5xx);
+ * 130 a login interrupted with Ctrl-C (its device code cancelled on the server).
  */
-export const ExitCode = Object.freeze({ ok: 0, failure: 1, usage: 2, unavailable: 3 });
+export const ExitCode = Object.freeze({ ok: 0, failure: 1, usage: 2, unavailable: 3, interrupted: 130 });
 
 /** One of {@link ExitCode}'s values. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

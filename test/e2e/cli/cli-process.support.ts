@@ -41,6 +41,8 @@ export interface CliRun {
 /** A running CLI: its output so far, a wait for a stdout line, and its outcome. */
 export interface CliProcess {
   readonly done: Promise<CliRun>;
+  /** Sends SIGINT, as Ctrl-C on a terminal would. */
+  interrupt(): void;
   /** Resolves with the first stdout match of `pattern` (rejects when the CLI exits first). */
   waitForLine(pattern: RegExp): Promise<RegExpExecArray>;
 }
@@ -72,6 +74,7 @@ export function startCli(args: readonly string[], env: Readonly<Record<string, s
   );
   return {
     done,
+    interrupt: () => child.kill('SIGINT'),
     waitForLine(pattern) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DemoServer, freePort } from '../../browser/support/demo-server.js';
 import { ensureBuilt, runCli, startCli, type CliRun } from './cli-process.support.js';
-import { decideDeviceCode, demoOwnerSession, getMe, postOAuthForm, type DemoSession } from './demo-approver.support.js';
+import {
+  decideDeviceCode,
+  demoOwnerSession,
+  getMe,
+  inspectDeviceCode,
+  postOAuthForm,
+  type DemoSession,
+} from './demo-approver.support.js';
 
 const NOT_LOGGED_IN = 'Not logged in. Run `tessera login --server <url>`.\n';
 const USER_CODE = /^[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}$/;
@@ -200,6 +207,20 @@ describe('the tessera CLI against the demo', () => {
     expect(run.stderr).toContain('The login was denied in the browser.\n');
     expect(stored()).toBeUndefined();
   }, 60_000);
+
+  it('cancels the device code on the server when the login is interrupted with Ctrl-C', async () => {
+    const running = startCli(['login', '--server', demo.origin], env);
+    const [userCode] = await running.waitForLine(USER_CODE);
+    await running.waitForLine(/^Waiting for approval…$/);
+    running.interrupt();
+    const run = remember(await running.done);
+    expect({ code: run.code, stderr: run.stderr.split('\n').slice(1) }).toEqual({
+      code: 130,
+      stderr: ['Login cancelled; the code can no longer be approved.', ''],
+    });
+    expect(await inspectDeviceCode(owner, userCode)).toBe(404);
+    expect(stored()).toBeUndefined();
+  });
 
   it('answers an unreachable server with one line and exit 3', async () => {
     const server = `http://127.0.0.1:${await freePort()}`;

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { SoftwareAuthenticator } from '@tessera/identity-testing';
 
 /** Bound of one request to the demo. */
@@ -113,7 +114,7 @@ export async function decideDeviceCode(
   decision: { approve: readonly string[] } | 'deny',
 ): Promise<void> {
   const as = { cookies: [session.cookie], csrf: session.csrfToken };
-  expectStatus(await send(session.origin, '/identity/v1/device', { ...as, body: { userCode } }), 200, 'inspect');
+  expect(await inspectDeviceCode(session, userCode)).toBe(200);
   const decided =
     decision === 'deny'
       ? await send(session.origin, '/identity/v1/device/deny', { ...as, body: { userCode } })
@@ -122,6 +123,12 @@ export async function decideDeviceCode(
           body: { userCode, organizationId: session.organizationId, capabilities: decision.approve },
         });
   expectStatus(decided, 200, 'decision');
+}
+
+/** Inspects `userCode` as `session` (route 35): the status (404 once the code is cancelled or used). */
+export async function inspectDeviceCode(session: DemoSession, userCode: string): Promise<number> {
+  const as = { cookies: [session.cookie], csrf: session.csrfToken };
+  return (await send(session.origin, '/identity/v1/device', { ...as, body: { userCode } })).status;
 }
 
 /** A POST of a form to the demo's OAuth endpoints (to check a token server-side). */

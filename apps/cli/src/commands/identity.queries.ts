@@ -18,7 +18,12 @@ export interface OrganizationView {
   readonly role: string;
 }
 
-/** The approved capabilities of a login. */
+/**
+ * The approved capabilities of a login.
+ *
+ * @example
+ * scopesOf(login); // ['identity.organizations', 'identity.profile']
+ */
 export function scopesOf(login: StoredLogin): string[] {
   return login.scope.split(' ').filter(Boolean);
 }

@@ -20,7 +20,12 @@ export const LOCK_FILE = 'credentials.lock';
 export const FILE_STORE_WARNING = (path: string) =>
   `warning: the OS keychain is not in use; tokens are stored in ${path} (mode 0600).`;
 
-/** The config folder: `TESSERA_CONFIG_DIR`, else `~/.config/tessera`. */
+/**
+ * The config folder: `TESSERA_CONFIG_DIR`, else `~/.config/tessera`.
+ *
+ * @example
+ * configDirOf({ TESSERA_CONFIG_DIR: '/tmp/tessera' }); // '/tmp/tessera'
+ */
 export function configDirOf(env: NodeJS.ProcessEnv): string {
   return env.TESSERA_CONFIG_DIR || join(homedir(), '.config', 'tessera');
 }

@@ -12,13 +12,23 @@ const OAUTH_MESSAGES: Readonly<Record<string, string>> = {
   unsupported_grant_type: 'The server does not support this grant type.',
 };
 
-/** The RFC 6749 `error` of a response body, if it has one. */
+/**
+ * The RFC 6749 `error` of a response body, if it has one.
+ *
+ * @example
+ * if (oauthErrorOf(result) === 'slow_down') interval += 5;
+ */
 export function oauthErrorOf(result: HttpResult): string | undefined {
   const error = (result.body as { error?: unknown } | undefined)?.error;
   return typeof error === 'string' ? error : undefined;
 }
 
-/** The identity envelope's `error.code` of a response body, if it has one. */
+/**
+ * The identity envelope's `error.code` of a response body, if it has one.
+ *
+ * @example
+ * identityErrorOf(result); // 'not_found'
+ */
 export function identityErrorOf(result: HttpResult): string | undefined {
   const code = (result.body as { error?: { code?: unknown } } | undefined)?.error?.code;
   return typeof code === 'string' ? code : undefined;
@@ -51,7 +61,12 @@ export function failureOf(result: HttpResult): CliError {
   return failure(`Unexpected answer from the server (HTTP ${result.status}).`);
 }
 
-/** `Retry-After` as whole seconds ≥ 1: delta-seconds or an HTTP date; `undefined` when absent or bad. */
+/**
+ * `Retry-After` as whole seconds ≥ 1: delta-seconds or an HTTP date; `undefined` when absent or bad.
+ *
+ * @example
+ * retryAfterSeconds(result.headers.get('retry-after')); // 42
+ */
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined;
   if (/^\d+$/.test(header.trim())) return Math.max(1, Number(header.trim()));

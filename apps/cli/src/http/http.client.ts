@@ -51,6 +51,14 @@ export class HttpClient {
     });
   }
 
+  /** POSTs `body` as JSON (the identity routes). */
+  postJson(path: string, body: unknown): Promise<HttpResult> {
+    return this.send('POST', path, {
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
   /** GETs `path` with `Authorization: Bearer <accessToken>`. */
   get(path: string, accessToken: string): Promise<HttpResult> {
     return this.send('GET', path, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } });

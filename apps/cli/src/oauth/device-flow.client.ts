@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode } from '../cli.errors.js';
 import { failureOf, oauthErrorOf } from '../http/http-error.mapping.js';
 import type { HttpClient, HttpResult } from '../http/http.client.js';
@@ -56,6 +57,7 @@ export async function startDeviceAuthorization(
  * Polls the token endpoint until the user approves or denies, the code expires, or the server
  * fails: waits `interval` seconds before each poll, and after each `slow_down` waits 5 s longer
  * from then on. `access_denied` and `expired_token` end in a one-line {@link CliError} (exit 1).
+ * Aborting `signal` (Ctrl-C) ends the wait and rejects with the signal's reason.
  *
  * @example
  * const tokens = await pollForTokens(http, 'tessera-cli', started, { sleep });
@@ -64,14 +66,15 @@ export async function pollForTokens(
   http: HttpClient,
   clientId: string,
   started: DeviceAuthorization,
-  options: { sleep?: (ms: number) => Promise<void>; now?: () => number } = {},
+  options: { sleep?: (ms: number) => Promise<void>; now?: () => number; signal?: AbortSignal } = {},
 ): Promise<TokenSet> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: options.signal }));
   const now = options.now ?? Date.now;
   const expiresAt = now() + started.expires_in * 1000;
   let interval = Math.max(1, started.interval);
   for (;;) {
     await sleep(interval * 1000);
+    options.signal?.throwIfAborted();
     if (now() >= expiresAt)
       throw new CliError('The code expired before it was approved. Run `tessera login` again.', ExitCode.failure);
     const result = await http.postForm('/oauth/token', {
@@ -88,6 +91,18 @@ export async function pollForTokens(
     }
     throw failureOf(result);
   }
+}
+
+/**
+ * Cancels a pending device authorization as the holder of its device code (route 38), so that the
+ * code shown on the terminal can no longer be approved by anyone.
+ *
+ * @example
+ * await cancelDeviceAuthorization(http, started.device_code);
+ */
+export async function cancelDeviceAuthorization(http: HttpClient, deviceCode: string): Promise<void> {
+  const result = await http.postJson('/identity/v1/device/cancel', { deviceCode });
+  if (result.status !== 200) throw failureOf(result);
 }
 
 /**

@@ -24,7 +24,12 @@ export async function requireLogin(context: CliContext, server: string | undefin
   return login;
 }
 
-/** The stored login built from a token response. */
+/**
+ * The stored login built from a token response (`expires_in` counted from `now`).
+ *
+ * @example
+ * const login = loginFromTokens(server, 'tessera-cli', tokens, Date.now(), new Date().toISOString());
+ */
 export function loginFromTokens(
   server: string,
   clientId: string,
