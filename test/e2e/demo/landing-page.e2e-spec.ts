@@ -43,6 +43,7 @@ describe('demo landing page over HTTP', () => {
       '/identity/bootstrap',
       '/identity/organizations',
       '/identity/recovery',
+      '/device',
       '/account',
       '/todos',
       '/identity/docs',

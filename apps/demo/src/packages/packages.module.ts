@@ -1,11 +1,31 @@
-import { RequireCapability, RequireIdentity, RequireOrganization, type CapabilityResolver } from '@tessera/identity';
+import {
+  RequireCapability,
+  RequireIdentity,
+  RequireOrganization,
+  type CapabilityResolver,
+  type OrganizationRole,
+} from '@tessera/identity';
 import { ViewSetModule } from '@tessera/viewset';
 import { packageSerializer } from './package.serializer.js';
 import { PackageViewSet } from './package.viewset.js';
 
-/** The application grant: publishers (and admins, owners) may publish packages. */
+const PUBLISHER_ROLES: readonly OrganizationRole[] = ['owner', 'admin', 'publisher'];
+
+/**
+ * The demo's application grants for a role: publishers (and admins, owners) may publish packages.
+ * The resolver below and the `/device` page (which says up front what a role cannot approve) both
+ * read it.
+ *
+ * @example
+ * packageGrants('viewer'); // []
+ */
+export function packageGrants(role: OrganizationRole | undefined): string[] {
+  return role !== undefined && PUBLISHER_ROLES.includes(role) ? ['package.publish'] : [];
+}
+
+/** The application grant as a capability resolver: see {@link packageGrants}. */
 export const packagePublishers: CapabilityResolver = {
-  resolve: ({ role }) => (role === 'publisher' || role === 'admin' || role === 'owner' ? ['package.publish'] : []),
+  resolve: ({ role }) => packageGrants(role),
 };
 
 const PACKAGES = /^\/orgs\/([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\/packages(?:\/|$)/;

@@ -1,6 +1,8 @@
 import { Router, type Exchange } from '@tessera/web';
 import { PAGE_ASSETS_PREFIX, type PageAssets } from './page-assets.js';
+import { deviceCapabilitiesByRole } from './device-capabilities.js';
 import { ASSET_HEADERS, PAGE_HEADERS } from './page-headers.js';
+import { devicePage } from './templates/device-page.template.js';
 import { IDENTITY_PAGE } from './templates/identity-page.template.js';
 import { renderLandingPage } from './templates/landing-page.template.js';
 import { BOOTSTRAP_PAGE, ENROLL_PAGE, RECOVERY_PAGE } from './templates/onboarding-pages.template.js';
@@ -16,6 +18,8 @@ const PAGES: Readonly<Record<string, PageTemplate>> = {
   '/identity/organizations': ORGANIZATIONS_PAGE,
   // The organization is the ID in the URL, read by the page's script; the server keeps no current one.
   '/identity/organizations/:orgId': ORGANIZATION_PAGE,
+  // The RFC 8628 verification URI (`publicBaseUrl + /device`): codes are typed, never read from a query.
+  '/device': devicePage(deviceCapabilitiesByRole()),
 };
 
 const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start dist/apps/demo/src/main.js.\n';
@@ -24,7 +28,8 @@ const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start d
  * Radix routes for the demo's landing page (`GET /`, links to every page and the API docs) and
  * identity pages (`GET /identity`, `/identity/bootstrap`,
  * `/identity/enroll`, `/identity/recovery`, `/identity/organizations` and
- * `/identity/organizations/{orgId}`) and their hashed assets under `/assets/identity/`.
+ * `/identity/organizations/{orgId}`), the device confirmation page `GET /device` (the device flow's
+ * verification URI) and their hashed assets under `/assets/identity/`.
  * Pages are rendered once at startup and served from memory; the browser scripts talk only to the
  * identity API, so the pages themselves never read the session.
  *

@@ -15,6 +15,9 @@ export type RouteName =
   | 'recoveryCodesUse'
   | 'invitationAccept'
   | 'invitationEnroll'
+  | 'deviceInspect'
+  | 'deviceApprove'
+  | 'deviceDeny'
   | 'bootstrap';
 
 /** `GET /identity/v1/client-config` (route 47): where every call goes and how CSRF travels. */
@@ -87,6 +90,11 @@ export class IdentityApi {
   /** Keeps the CSRF token of a session the server just created (bootstrap, enrolment, sign-in, step-up). */
   keepCsrfToken(token: string): void {
     sessionStorage.setItem(this.config.csrf.sessionStorageName, token);
+  }
+
+  /** Whether this tab holds a CSRF token: each tab keeps its own, so a new tab of a signed-in browser has none. */
+  hasCsrfToken(): boolean {
+    return sessionStorage.getItem(this.config.csrf.sessionStorageName) !== null;
   }
 
   /** Forgets the CSRF token once the session is gone (logout, revoke-all, finished enrolment). */

@@ -1,6 +1,7 @@
 import { IdentityApi, isSignedOut } from './api.mjs';
 import { renderPasskeys, renderSessions, type AccountActions, type SessionView } from './account.view.mjs';
 import { authenticate, registerPasskey, withStepUp, type PasskeyView } from './ceremonies.mjs';
+import { forgetReturn, pendingReturn } from './return-to.mjs';
 import { announce, byId, formText, runAction, show, showError, showRecoveryCodes } from './ui.mjs';
 
 /** `Me` (identity-http §4.5). */
@@ -65,6 +66,7 @@ class AccountPage implements AccountActions {
     this.api.forgetCsrfToken();
     show(byId('account'), false);
     show(byId('codes-step'), false);
+    show(byId('return-notice'), pendingReturn() !== undefined);
     show(byId('signed-out'), true);
   }
 
@@ -79,6 +81,14 @@ class AccountPage implements AccountActions {
   private async signIn(): Promise<void> {
     announce('Waiting for your passkey…');
     await authenticate(this.api, 'sign_in');
+    // A page that sent this tab here to sign in (the device confirmation) gets it back.
+    const back = pendingReturn();
+    if (back !== undefined) {
+      forgetReturn();
+      announce('Signed in. Taking you back…');
+      location.assign(back);
+      return;
+    }
     await this.refresh();
     announce('Signed in.');
     byId('account-heading').focus();
@@ -165,6 +175,8 @@ async function main(): Promise<void> {
   const page = new AccountPage(await IdentityApi.load());
   page.wire();
   await page.refresh();
+  // Already signed in when the page opened: a way back left by an abandoned redirect is stale.
+  if (!byId('account').hidden) forgetReturn();
 }
 
 main().catch(showError);

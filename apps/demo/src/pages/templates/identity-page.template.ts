@@ -9,6 +9,7 @@ export const IDENTITY_PAGE: PageTemplate = {
   script: 'identity.page.js',
   body: `<section id="signed-out" aria-labelledby="sign-in-heading" hidden>
 <h2 id="sign-in-heading">Sign in</h2>
+<p id="return-notice" class="notice" hidden>Sign in to continue to the device confirmation: you are brought back to it afterwards.</p>
 <p>Sign in with a passkey saved on this device, a security key or your phone. There is no username or password to type.</p>
 <p><button type="button" id="sign-in">Sign in with a passkey</button></p>
 <p class="hint">Lost every passkey? <a href="/identity/recovery">Use a recovery code</a>.</p>

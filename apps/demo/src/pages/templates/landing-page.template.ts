@@ -32,6 +32,12 @@ export const LANDING_SECTIONS: readonly { readonly heading: string; readonly lin
         description: 'Members, invitations, service identities and the audit log.',
       },
       {
+        href: '/device',
+        label: 'Approve a device sign-in',
+        description:
+          'Where tessera login sends you: type the code from your terminal, then approve it for one organization or deny it.',
+      },
+      {
         href: '/identity/recovery',
         label: 'Account recovery',
         description: 'Sign in with a recovery code after losing every passkey.',
