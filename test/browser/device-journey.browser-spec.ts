@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { expectHardenedPage, screenshot, type BrowserDevice } from './support/browser.js';
+import { expectHardenedPage, screenshot, sessionStorageItem, type BrowserDevice } from './support/browser.js';
 import { CliDeviceClient } from './support/cli-device-client.js';
 import { HttpDeviceClient, type DeviceClient } from './support/device-client.js';
 import {
@@ -18,6 +18,7 @@ import { BrowserHarness } from './support/harness.js';
 import {
   API,
   bootstrapOwner,
+  CSRF_KEY,
   enrollWithLink,
   expectSuccess,
   FIRST_OWNER,
@@ -207,17 +208,42 @@ describe('device verification page /device in Chromium', () => {
     }
   });
 
-  it('in a new tab of the signed-in browser (no CSRF token of its own) says how to go on, and shows the refusal', async () => {
+  it('in a new tab of the signed-in browser takes the CSRF token over from the signed-in tab', async () => {
     const tab = await owner.context.newPage();
     await tab.goto('/device');
     await expectSuccess(tab, codeField(tab));
-    expect(await tab.locator('#tab-notice').innerText()).toContain('You are signed in, but not in this browser tab');
-    const inspected = await enterCode(tab, 'ZZZZ-ZZZZ');
-    expect(inspected.status()).toBe(403);
-    const envelope = (await inspected.json()) as { error: { code: string; message: string; requestId: string } };
-    expect(envelope.error.code).toBe('csrf_invalid');
-    expect(await pageError(tab)).toEqual({ message: envelope.error.message, requestId: envelope.error.requestId });
+    expect(await tab.locator('#tab-notice').isVisible()).toBe(false);
+    expect(await sessionStorageItem(tab, CSRF_KEY)).toBe(await sessionStorageItem(owner.page, CSRF_KEY));
+    const login = await client.start(['identity.profile']);
+    expect((await enterCode(tab, login.userCode)).status()).toBe(200);
+    await expectSuccess(tab, confirmHeading(tab));
+    await chooseOrganization(tab, organizationId);
+    const { response } = await decide(tab, 'Approve', 'Device approved');
+    expect(response.status()).toBe(200);
+    expect((await login.finished).exitCode).toBe(0);
     await tab.close();
+  });
+
+  it('in a new tab with no signed-in tab open to share a token says how to go on, and shows the refusal', async () => {
+    const kept = await sessionStorageItem(owner.page, CSRF_KEY);
+    await owner.page.evaluate((key) => (globalThis as any).sessionStorage.removeItem(key), CSRF_KEY);
+    try {
+      const tab = await owner.context.newPage();
+      await tab.goto('/device');
+      await expectSuccess(tab, codeField(tab));
+      expect(await tab.locator('#tab-notice').innerText()).toContain('this browser tab has no sign-in token');
+      const inspected = await enterCode(tab, 'ZZZZ-ZZZZ');
+      expect(inspected.status()).toBe(403);
+      const envelope = (await inspected.json()) as { error: { code: string; message: string; requestId: string } };
+      expect(envelope.error.code).toBe('csrf_invalid');
+      expect(await pageError(tab)).toEqual({ message: envelope.error.message, requestId: envelope.error.requestId });
+      await tab.close();
+    } finally {
+      await owner.page.evaluate(
+        ([key, token]) => (globalThis as any).sessionStorage.setItem(key, token),
+        [CSRF_KEY, kept],
+      );
+    }
   });
 
   it('saw no page error or CSP violation on any device', () => {

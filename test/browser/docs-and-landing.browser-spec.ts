@@ -38,7 +38,8 @@ describe('landing page and API docs in Chromium', () => {
     const { page } = await harness.device();
     const offOrigin: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(harness.demo.origin) && !request.url().startsWith('data:')) offOrigin.push(request.url());
+      if (!request.url().startsWith(harness.demo.origin) && !request.url().startsWith('data:'))
+        offOrigin.push(request.url());
     });
     const document = (await (await fetch(`${harness.demo.origin}/identity/v1/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
@@ -48,7 +49,9 @@ describe('landing page and API docs in Chromium', () => {
     await page.locator('.opblock').first().waitFor({ state: 'visible', timeout: 30_000 });
     const operations = Object.values(document.paths).reduce((count, item) => count + Object.keys(item).length, 0);
     expect(await page.locator('.opblock').count()).toBe(operations);
-    await expect(page.locator('.opblock-summary-path', { hasText: '/identity/v1/bootstrap' }).count()).resolves.toBeGreaterThan(0);
+    await expect(
+      page.locator('.opblock-summary-path', { hasText: '/identity/v1/bootstrap' }).count(),
+    ).resolves.toBeGreaterThan(0);
     await screenshot(page, 'api-docs');
     expect(offOrigin).toEqual([]);
     expect(harness.problems()).toEqual([]);

@@ -67,6 +67,11 @@ export function isSignedOut(error: unknown): boolean {
   );
 }
 
+/** The channel on which open tabs of this origin hand each other the session's CSRF token. */
+const CSRF_CHANNEL = 'tessera.identity.csrf-handoff.v1';
+/** A CSRF token: 32 bytes, unpadded base64url. */
+const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 /**
  * The identity API as the pages use it: same-origin fetches with cookies, JSON bodies, and the CSRF
  * token from `sessionStorage` as `X-CSRF-Token` on every unsafe call (identity-http §2.2).
@@ -79,7 +84,51 @@ export class IdentityApi {
    * session, and a restricted (recovery) session may call nothing but registration and logout.
    */
   static async load(): Promise<IdentityApi> {
-    return new IdentityApi(await send<ClientConfig>('GET', CLIENT_CONFIG_PATH, undefined, {}, 'omit'));
+    const api = new IdentityApi(await send<ClientConfig>('GET', CLIENT_CONFIG_PATH, undefined, {}, 'omit'));
+    api.shareCsrfToken();
+    return api;
+  }
+
+  /**
+   * Answers the other tabs of this origin that ask for the CSRF token (see {@link adoptCsrfToken});
+   * a BroadcastChannel reaches only same-origin documents of this browser profile.
+   */
+  private shareCsrfToken(): void {
+    if (typeof BroadcastChannel === 'undefined') return;
+    const channel = new BroadcastChannel(CSRF_CHANNEL);
+    channel.onmessage = (event: MessageEvent) => {
+      const token = sessionStorage.getItem(this.config.csrf.sessionStorageName);
+      if ((event.data as { type?: unknown } | null)?.type === 'request' && token !== null)
+        channel.postMessage({ type: 'token', token });
+    };
+  }
+
+  /**
+   * Makes sure this tab holds a CSRF token: its own, or one handed over within `waitMs` by another
+   * open tab of this site. Each tab keeps its own token, so a tab opened from a terminal (the
+   * device page) has none although the browser is signed in. `false` when no tab answered.
+   */
+  async adoptCsrfToken(waitMs = 600): Promise<boolean> {
+    if (this.hasCsrfToken()) return true;
+    if (typeof BroadcastChannel === 'undefined') return false;
+    const channel = new BroadcastChannel(CSRF_CHANNEL);
+    try {
+      const token = await new Promise<string | undefined>((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), waitMs);
+        channel.onmessage = (event: MessageEvent) => {
+          const data = event.data as { type?: unknown; token?: unknown } | null;
+          if (data?.type !== 'token' || typeof data.token !== 'string' || !CSRF_TOKEN.test(data.token)) return;
+          clearTimeout(timer);
+          resolve(data.token);
+        };
+        channel.postMessage({ type: 'request' });
+      });
+      if (token === undefined) return false;
+      this.keepCsrfToken(token);
+      return true;
+    } finally {
+      channel.close();
+    }
   }
 
   route(name: RouteName, id?: string): string {

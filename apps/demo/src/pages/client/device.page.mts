@@ -75,9 +75,11 @@ class DevicePage {
       if (isSignedOut(error)) return this.signIn();
       throw error;
     }
+    // Every call from here on is a POST: without a CSRF token the server refuses it (403). A tab
+    // opened from the terminal has none of its own; another open tab of this site may hand it over.
+    const adopted = await this.api.adoptCsrfToken();
     this.step('code-step', 'code-heading');
-    // Every call from here on is a POST: without this tab's CSRF token the server refuses it (403).
-    show(byId('tab-notice'), !this.api.hasCsrfToken());
+    show(byId('tab-notice'), !adopted);
     byId('user-code').focus();
   }
 

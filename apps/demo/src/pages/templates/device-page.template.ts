@@ -28,7 +28,7 @@ export function devicePage(rolesCapabilities: Readonly<Record<string, readonly s
 <section id="code-step" aria-labelledby="code-heading" hidden>
 <h2 id="code-heading" tabindex="-1">Enter the code from your terminal</h2>
 <p>Your terminal (for example after <code>tessera login</code>) shows a code such as <code>WDJB-MJHT</code>.</p>
-<p id="tab-notice" class="notice" hidden>You are signed in, but not in this browser tab: each tab keeps its own sign-in token, and this one has none. Enter the code in the tab where you signed in, or sign out there and <a href="/identity">sign in again</a> in this tab.</p>
+<p id="tab-notice" class="notice" hidden>You are signed in, but this browser tab has no sign-in token and no other open tab of this site could share one (each tab keeps its own). Enter the code in a tab where you are signed in, or quit the browser, which ends the session, and sign in again.</p>
 <form id="code-form" class="inline-form">
 <label for="user-code">Code</label>
 <input id="user-code" name="userCode" required maxlength="64" autocomplete="off" spellcheck="false" autocapitalize="characters" aria-describedby="user-code-hint">
