@@ -4,10 +4,10 @@ import { deviceCapabilitiesByRole } from './device-capabilities.js';
 describe('deviceCapabilitiesByRole', () => {
   it('gives every role the identity device capabilities and only publishers and above package.publish', () => {
     expect(deviceCapabilitiesByRole()).toEqual({
-      owner: ['identity.profile', 'identity.organizations', 'package.publish'],
-      admin: ['identity.profile', 'identity.organizations', 'package.publish'],
-      publisher: ['identity.profile', 'identity.organizations', 'package.publish'],
-      viewer: ['identity.profile', 'identity.organizations'],
+      owner: ['identity.profile', 'identity.organizations', 'organization.read', 'package.publish'],
+      admin: ['identity.profile', 'identity.organizations', 'organization.read', 'package.publish'],
+      publisher: ['identity.profile', 'identity.organizations', 'organization.read', 'package.publish'],
+      viewer: ['identity.profile', 'identity.organizations', 'organization.read'],
     });
   });
 
