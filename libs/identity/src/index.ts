@@ -38,7 +38,28 @@ export type {
   InvitationAcceptance,
   NewAcceptedMembership,
 } from './store/identity-invitation-audit.port.js';
-export type { FederatedSessionStanding, IdentityFederationReads } from './store/identity-federation.port.js';
+export type {
+  FederatedSessionStanding,
+  FederatedSignIn,
+  FederatedSignInMode,
+  FederationProviderEntry,
+  IdentityFederationCommands,
+  IdentityFederationReads,
+  IdentityFederationRegistryReads,
+} from './store/identity-federation.port.js';
+export type {
+  ExternalIdentityRecord,
+  FederatedAssertion,
+  FederationProtocol,
+  FederationProviderControlRecord,
+  FederationProviderLease,
+  FederationProviderState,
+  FederationRegistrationChange,
+  FederationRegistrationRecord,
+  FederationTransactionRecord,
+  NewFederationRegistration,
+  SamlSignaturePolicy,
+} from './store/identity-federation.records.js';
 export type { ExpiredRowsPurge, ExpiringRows, IdentityMaintenanceCommands } from './store/identity-maintenance.port.js';
 export type {
   DeviceAccessGrant,

@@ -43,6 +43,12 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   findServiceCredentialGrant: 'read',
   listMembershipsForOrganization: 'read',
   findFederatedSessionStanding: 'read',
+  findFederationProviderControl: 'read',
+  findFederationProviderControlByStorageKey: 'read',
+  findExternalIdentity: 'read',
+  findFederationRegistration: 'read',
+  findFederationProvider: 'read',
+  listFederationProviders: 'read',
   inspectDatabaseEngine: 'read',
   findDeviceGrant: 'read',
   findDeviceGrantByDeviceCodeDigest: 'read',
@@ -76,6 +82,13 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   claimDeviceGrant: 'neutral',
   rotateDeviceRefreshToken: 'neutral',
   revokeDeviceTokenFamily: 'neutral',
+  // Federation: leases, transactions and receipts touch no session or user.
+  acquireFederationProviderLease: 'neutral',
+  validateFederationProviderLease: 'neutral',
+  createFederationTransaction: 'neutral',
+  consumeFederationTransaction: 'neutral',
+  recordExternalIdentityReplay: 'neutral',
+  updateFederationRegistration: 'neutral',
 
   rotateSession: 'invalidates',
   revokeSession: 'invalidates',
@@ -97,4 +110,9 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   createOrganization: 'invalidates',
   mutateOrganization: 'invalidates',
   mutateMembership: 'invalidates',
+  // A provider disable ends every session through it; a sign-in creates users and sessions.
+  compareAndSetFederationProviderState: 'invalidates',
+  createFederationRegistration: 'invalidates',
+  deleteFederationRegistration: 'invalidates',
+  linkExternalIdentity: 'invalidates',
 };

@@ -1,7 +1,11 @@
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
 import type { IdentityDevicePort } from './identity-device.port.js';
-import type { IdentityFederationReads } from './identity-federation.port.js';
+import type {
+  IdentityFederationCommands,
+  IdentityFederationReads,
+  IdentityFederationRegistryReads,
+} from './identity-federation.port.js';
 import type { IdentityMaintenanceCommands } from './identity-maintenance.port.js';
 import type { IdentityInvitationAuditPort } from './identity-invitation-audit.port.js';
 import type { IdentityOrganizationCommands, IdentityOrganizationReads } from './identity-organization.port.js';
@@ -244,6 +248,8 @@ export type IdentityStore = IdentityStoreReads &
   IdentityOrganizationReads &
   IdentityOrganizationCommands &
   IdentityFederationReads &
+  IdentityFederationRegistryReads &
+  IdentityFederationCommands &
   IdentityDevicePort &
   IdentityMaintenanceCommands;
 
