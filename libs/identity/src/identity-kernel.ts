@@ -7,6 +7,7 @@ import type { IdentityRateLimiter } from './store/identity-rate-limiter.port.js'
 import type { IdentityStore } from './store/identity-store.port.js';
 import type { SessionValidationCache } from './sessions/session-validation.cache.js';
 import type { AdministrativeRecovery } from './recovery/admin-recovery.port.js';
+import type { FederationSettings } from './federation/federation-settings.js';
 
 /**
  * Everything an identity service needs once startup checks passed: validated configuration,
@@ -25,4 +26,6 @@ export interface IdentityKernel {
   readonly capabilityResolvers: readonly CapabilityResolver[];
   /** Present only when both a platform authorizer and a notification sink are configured. */
   readonly adminRecovery?: AdministrativeRecovery;
+  /** Validated federation options (static providers resolved). */
+  readonly federation: FederationSettings;
 }

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestjs/common';
 import type { IdentityConfig } from './config/identity.config.js';
+import type { IdentityFederationOptions } from './federation/federation.options.js';
 import type { CapabilityResolver, OrganizationSelector } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
@@ -24,6 +25,8 @@ export interface IdentityModuleOptions {
    * deployment. @default false
    */
   unsafeAllowEmbeddedDatabase?: boolean;
+  /** Enterprise federation (OIDC and SAML sign-in per organization, identity-http §6). @default enabled, no static providers */
+  federation?: IdentityFederationOptions;
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

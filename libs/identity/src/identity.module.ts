@@ -15,6 +15,8 @@ import { identityMiddleware } from './http/identity.middleware.js';
 import { CompositeBearerResolver } from './http/bearer-credential.js';
 import { DeviceAccessTokenResolver } from './device/device-bearer.resolver.js';
 import { identityCsrfMiddleware } from './http/csrf.middleware.js';
+import { federationResponseHeaders, isFederationCallbackPath } from './http/federation-http.js';
+import { resolveFederationSettings } from './federation/federation-settings.js';
 import { trustedProxyList } from './http/client-address.js';
 import { identityErrorMapper } from './http/identity-error.mapper.js';
 import { oauthErrorMapper } from './http/oauth-response.js';
@@ -58,6 +60,12 @@ const kernelProvider: Provider = {
         if (error instanceof IdentityStartupError) logStartupFailure(error);
         throw error;
       });
+    const federation = await resolveFederationSettings(options.federation, config, runtime.secrets).catch(
+      (error: unknown) => {
+        if (error instanceof IdentityStartupError) logStartupFailure(error);
+        throw error;
+      },
+    );
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
     const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
@@ -70,6 +78,7 @@ const kernelProvider: Provider = {
       rateLimiter,
       audit,
       capabilityResolvers: options.capabilityResolvers ?? [],
+      federation,
       ...(authorizer !== undefined && sink !== undefined ? { adminRecovery: { authorizer, sink } } : {}),
     };
   },
@@ -90,6 +99,7 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
   );
   return [
     { order: 100, middleware: identityRequestId(runtime.random, config.requestIdHeader) },
+    { order: 150, middleware: federationResponseHeaders },
     { order: 200, middleware: identityRequestTime(runtime.clock) },
     {
       order: 250,
@@ -125,6 +135,7 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
         allowedOrigins: config.allowedOrigins,
         headerName: 'X-CSRF-Token',
         peppers: keys.sessionPepper,
+        exempt: isFederationCallbackPath,
       }),
     },
   ];

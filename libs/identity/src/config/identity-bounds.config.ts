@@ -55,6 +55,10 @@ export interface IdentityLifetimes {
   readonly serviceCredentialRotationOverlapSeconds: number;
   /** Federation `__Host-tessera_csrf` cookie. @default 300; 30..600 */
   readonly federationCsrfCookieSeconds: number;
+  /** An OIDC/SAML sign-in must come back from the provider within this long (the state cookie lives as long). @default 300; 30..900 */
+  readonly federationTransactionSeconds: number;
+  /** Clock skew tolerated on ID-token and assertion times. @default 30; 0..300 */
+  readonly federationClockSkewSeconds: number;
 }
 
 /**
@@ -153,6 +157,8 @@ export const LIFETIME_BOUNDS: Readonly<Record<keyof IdentityLifetimes, LifetimeB
   serviceCredentialSeconds: [1, 'serviceCredentialMaxSeconds'],
   serviceCredentialRotationOverlapSeconds: [0, DAY],
   federationCsrfCookieSeconds: [30, 600],
+  federationTransactionSeconds: [30, 900],
+  federationClockSkewSeconds: [0, 300],
 });
 
 /**

@@ -57,6 +57,8 @@ export const DEFAULT_IDENTITY_LIFETIMES: IdentityLifetimes = Object.freeze({
   serviceCredentialMaxSeconds: 90 * DAY,
   serviceCredentialRotationOverlapSeconds: 600,
   federationCsrfCookieSeconds: 300,
+  federationTransactionSeconds: 300,
+  federationClockSkewSeconds: 30,
 });
 
 /**

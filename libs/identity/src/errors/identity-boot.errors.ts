@@ -30,7 +30,8 @@ export type IdentityConfigRule =
   | 'capability_allowlist'
   | 'request_id_header'
   | 'audit'
-  | 'maintenance';
+  | 'maintenance'
+  | 'federation';
 
 /**
  * An invalid identity configuration, thrown at boot (never a client answer). The message says

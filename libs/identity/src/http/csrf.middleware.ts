@@ -1,4 +1,5 @@
 import type { Exchange, Middleware } from '@tessera/web';
+import { IDENTITY_FIXED_LIMITS } from '../config/identity-bounds.config.js';
 import { decodeBase64Url } from '../tokens/base64url.codec.js';
 import { verifyCsrfToken } from '../tokens/secret-token.format.js';
 import type { SessionPepperRing } from '../sessions/session-keys.js';
@@ -16,6 +17,12 @@ export interface CsrfOptions {
   readonly peppers: SessionPepperRing;
   /** Longest accepted query string. @default 8192 */
   readonly maxQueryLength?: number;
+  /**
+   * Paths protected by their own single-use state instead (the federation callbacks: the SAML
+   * POST comes from the IdP's page and cannot carry the session's CSRF token; their query may
+   * reach 12 KiB). They still refuse CSRF-named query parameters.
+   */
+  readonly exempt?: (path: string) => boolean;
 }
 
 /**
@@ -64,8 +71,10 @@ export function identityCsrfMiddleware(options: CsrfOptions): Middleware {
   const maxQuery = options.maxQueryLength ?? 8192;
   return async (exchange, next) => {
     const unsafe = UNSAFE.has(exchange.method);
-    if (queryRejected(exchange, names, maxQuery, unsafe)) return respondIdentityError(exchange, 'csrf_invalid');
-    if (!unsafe) return next();
+    const exempt = options.exempt?.(exchange.path) === true;
+    const limit = exempt ? Math.max(maxQuery, IDENTITY_FIXED_LIMITS.oidcCallbackQueryBytes) : maxQuery;
+    if (queryRejected(exchange, names, limit, unsafe)) return respondIdentityError(exchange, 'csrf_invalid');
+    if (!unsafe || exempt) return next();
     const cookie = exchange.attributes.get(IDENTITY_ATTRIBUTES.sessionCookiePresent) === true;
     const session = getIdentityContext(exchange)?.session;
     if (!cookie && session === undefined) return next();

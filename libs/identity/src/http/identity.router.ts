@@ -3,6 +3,8 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { AUDIT_EVENT_ROUTES } from './routes/audit-events.routes.js';
 import { CLIENT_CONFIG_ROUTES } from './routes/client-config.routes.js';
 import { DEVICE_ROUTES } from './routes/device.routes.js';
+import { FEDERATION_ROUTES } from './routes/federation.routes.js';
+import { FEDERATION_PROVIDER_ROUTES } from './routes/federation-provider.routes.js';
 import { INVITATION_ROUTES } from './routes/invitation.routes.js';
 import { OAUTH_ROUTES } from './routes/oauth.routes.js';
 import { OPENAPI_ROUTES } from './routes/openapi.routes.js';
@@ -27,6 +29,8 @@ export const ROUTE_TABLES: readonly IdentityRouteTable[] = [
   SERVICE_IDENTITY_ROUTES,
   AUDIT_EVENT_ROUTES,
   DEVICE_ROUTES,
+  FEDERATION_ROUTES,
+  FEDERATION_PROVIDER_ROUTES,
   OPENAPI_ROUTES,
   OAUTH_ROUTES,
 ];

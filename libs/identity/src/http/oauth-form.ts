@@ -27,6 +27,14 @@ const PERCENT = 0x25;
 const PLUS = 0x2b;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
+/** Variations of {@link parseOAuthForm} for the SAML HTTP-POST binding. */
+export interface FormParseOptions {
+  /** Longest value in characters. @default 8192 */
+  readonly maxValueChars?: number;
+  /** Refuse a parameter the endpoint does not know (instead of ignoring it). @default false */
+  readonly rejectUnknown?: boolean;
+}
+
 /**
  * Decodes an `application/x-www-form-urlencoded` body by the Form bodies rule of
  * `identity-http.md` §1: every raw byte in 0x21..0x7E (a space must be sent as `+`); at most 32
@@ -45,7 +53,9 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;\s*charset\s*=\s*"?
 export function parseOAuthForm<const N extends string>(
   body: string | Uint8Array,
   parameters: readonly N[],
+  options: FormParseOptions = {},
 ): OAuthFormFields<N> | undefined {
+  const maxValueChars = options.maxValueChars ?? IDENTITY_FIXED_LIMITS.formValueChars;
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   for (const byte of bytes) if (byte < 0x21 || byte > 0x7e) return undefined;
   const known = new Set<string>(parameters);
@@ -67,7 +77,8 @@ export function parseOAuthForm<const N extends string>(
     const value = percentDecode(bytes.subarray(equals + 1, end));
     if (name === undefined || value === undefined) return undefined;
     if (codePointLength(name) > OAUTH_FORM_NAME_MAX_CHARS) return undefined;
-    if (codePointLength(value) > IDENTITY_FIXED_LIMITS.formValueChars) return undefined;
+    if (codePointLength(value) > maxValueChars) return undefined;
+    if (!known.has(name) && options.rejectUnknown === true) return undefined;
     if (known.has(name)) {
       if (seen.has(name)) return undefined;
       seen.add(name);

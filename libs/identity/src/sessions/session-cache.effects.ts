@@ -46,6 +46,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   findFederationProviderControl: 'read',
   findFederationProviderControlByStorageKey: 'read',
   findExternalIdentity: 'read',
+  countExternalIdentities: 'read',
   findFederationRegistration: 'read',
   findFederationProvider: 'read',
   listFederationProviders: 'read',

@@ -63,6 +63,8 @@ export interface IdentityFederationRegistryReads {
   ): Promise<FederationProviderControlRecord | null>;
   findFederationProviderControlByStorageKey(storageKey: string): Promise<FederationProviderControlRecord | null>;
   findExternalIdentity(provider: string, subject: string): Promise<ExternalIdentityRecord | null>;
+  /** Active external identities linked through the provider storage key `provider`. */
+  countExternalIdentities(provider: string): Promise<number>;
   /** The organization-managed registration of (organization, providerId), or `null`. */
   findFederationRegistration(organizationId: string, providerId: string): Promise<FederationRegistrationRecord | null>;
   /** One registration with its control and linked-identity count, or `null`. */
@@ -159,7 +161,8 @@ export interface IdentityFederationCommands {
     /** Id of the link if this call creates one. */
     externalIdentityId: string;
     at: Date;
-    sessionFor: (user: UserRecord, link: ExternalIdentityRecord) => NewSession;
+    /** The federated session to insert; `predecessor` is the initiating session (mode `link`), read under lock. */
+    sessionFor: (user: UserRecord, link: ExternalIdentityRecord, predecessor: SessionRecord | null) => NewSession;
     audits: (outcome: Omit<FederatedSignIn, 'session' | 'previous'> & { session: NewSession }) => AuditEventInput[];
   }): Promise<StoreResult<FederatedSignIn>>;
   /** Lease check + unique replay receipt (identity-model §9.2). */

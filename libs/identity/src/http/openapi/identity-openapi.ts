@@ -189,6 +189,11 @@ const TAGS = [
   { name: 'client', description: 'Browser configuration and this document.' },
   { name: 'device', description: 'Confirming, denying and cancelling RFC 8628 device grants.' },
   {
+    name: 'federation',
+    description:
+      'OIDC and SAML sign-in per organization (start, callbacks, SP metadata) and the providers an organization registers. Federation answers carry `Cache-Control: no-store`, `Pragma: no-cache`, `Referrer-Policy: no-referrer` and `X-Content-Type-Options: nosniff`.',
+  },
+  {
     name: 'oauth',
     description:
       'RFC 8628 device authorization, the token endpoint and RFC 7009 revocation: form bodies, RFC 6749 error bodies `{error, error_description}`, `Cache-Control: no-store` and `Pragma: no-cache`.',
@@ -284,10 +289,18 @@ function operation(row: IdentityRoute, requestIdHeader: string): Record<string, 
   const common = commonHeaders(requestIdHeader);
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(doc.responses)) {
+    const extra = Object.fromEntries(
+      Object.entries(answer.headers ?? {}).map(([name, header]) => [
+        name,
+        { required: header.required, description: header.description, schema: { type: 'string' } },
+      ]),
+    );
     responses[status] = {
       description: answer.description,
-      headers: { ...common, ...(answer.cookies === undefined ? {} : cookieHeader(answer.cookies)) },
-      content: { 'application/json': { schema: answer.body } },
+      headers: { ...common, ...extra, ...(answer.cookies === undefined ? {} : cookieHeader(answer.cookies)) },
+      ...(answer.body === undefined
+        ? {}
+        : { content: { [answer.contentType ?? 'application/json']: { schema: answer.body } } }),
     };
   }
   const byStatus = new Map<number, IdentityErrorCode[]>();
@@ -302,13 +315,23 @@ function operation(row: IdentityRoute, requestIdHeader: string): Record<string, 
         : errorResponse(codes, common);
   }
   const parameters = [
-    ...[...row.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
-      name,
-      in: 'path',
-      required: true,
-      description: 'Canonical UUIDv7 (else 400 `request_invalid`).',
-      schema: { $ref: '#/components/schemas/Uuid' },
-    })),
+    ...[...row.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) =>
+      name === 'providerId'
+        ? {
+            name,
+            in: 'path',
+            required: true,
+            description: 'A provider id (else 400 `request_invalid`).',
+            schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' },
+          }
+        : {
+            name,
+            in: 'path',
+            required: true,
+            description: 'Canonical UUIDv7 (else 400 `request_invalid`).',
+            schema: { $ref: '#/components/schemas/Uuid' },
+          },
+    ),
     ...Object.entries(doc.query ?? {}).map(([name, query]) => ({
       name,
       in: 'query',

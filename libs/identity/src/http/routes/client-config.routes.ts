@@ -54,11 +54,12 @@ export const CLIENT_CONFIG_ROUTES: IdentityRouteTable = [
         },
         device: { verificationUri: `${config.publicBaseUrl}/device` },
         // Administrative recovery is on exactly when both integrations are configured (routes 18–20
-        // answer 404 otherwise); federation and SCIM do not exist in this build.
+        // answer 404 otherwise); federation sign-in is always served (providers come from code or
+        // organizations); SCIM does not exist in this build.
         features: {
           bootstrap,
           administrativeRecovery: kernel.adminRecovery !== undefined,
-          federation: false,
+          federation: true,
           scim: false,
         },
       });

@@ -1,4 +1,8 @@
 import { IdentityDevice } from '../../device/identity-device.service.js';
+import { createFederationProtocols } from '../../federation/federation-protocols.factory.js';
+import { IdentityFederationProviders } from '../../federation/federation-providers.service.js';
+import { FederationRegistry } from '../../federation/federation-registry.js';
+import { IdentityFederationSignIn } from '../../federation/federation-sign-in.service.js';
 import type { IdentityKernel } from '../../identity-kernel.js';
 import { IdentityInvitationLifecycle } from '../../invitations/invitation-lifecycle.service.js';
 import { IdentityOrganizations } from '../../organizations/organization.service.js';
@@ -16,6 +20,8 @@ export interface IdentityServices {
   readonly organizations: IdentityOrganizations;
   readonly serviceIdentities: IdentityServiceIdentities;
   readonly device: IdentityDevice;
+  readonly federation: IdentityFederationSignIn;
+  readonly federationProviders: IdentityFederationProviders;
 }
 
 /**
@@ -27,6 +33,8 @@ export interface IdentityServices {
  */
 export function identityServices(kernel: IdentityKernel): IdentityServices {
   const sessions = new IdentitySessions(kernel);
+  const registry = new FederationRegistry(kernel, kernel.federation);
+  const protocols = createFederationProtocols(kernel);
   return {
     sessions,
     passkeys: new IdentityPasskeys(kernel, sessions),
@@ -35,5 +43,7 @@ export function identityServices(kernel: IdentityKernel): IdentityServices {
     organizations: new IdentityOrganizations(kernel, sessions),
     serviceIdentities: new IdentityServiceIdentities(kernel, sessions),
     device: new IdentityDevice(kernel),
+    federation: new IdentityFederationSignIn(kernel, sessions, registry, protocols, kernel.federation.successPath),
+    federationProviders: new IdentityFederationProviders(kernel, sessions, registry, protocols),
   };
 }

@@ -21,11 +21,12 @@ export type IdentityRouteTag =
   | 'audit'
   | 'client'
   | 'device'
+  | 'federation'
   | 'oauth';
 
 /** A cookie a response sets or clears (identity-http §9.1). */
 export interface CookieEffect {
-  readonly cookie: 'session' | 'ceremony';
+  readonly cookie: 'session' | 'ceremony' | 'oidc_state' | 'saml_state' | 'federation_csrf';
   readonly effect: 'set' | 'clear';
   /** `false` when only some answers of that status carry it (e.g. only when the session was current). */
   readonly always: boolean;
@@ -39,8 +40,12 @@ export interface CookieEffect {
  */
 export interface RouteResponseDoc {
   readonly description: string;
-  /** Schema of the JSON body (a `$ref` to a shared component where one exists). */
-  readonly body: JsonSchema;
+  /** Schema of the body (a `$ref` to a shared component where one exists); absent for a redirect. */
+  readonly body?: JsonSchema;
+  /** The body's media type. @default 'application/json' */
+  readonly contentType?: string;
+  /** Headers the answer carries besides the common ones (e.g. `Location` of a redirect). */
+  readonly headers?: Readonly<Record<string, { readonly description: string; readonly required: boolean }>>;
   readonly cookies?: readonly CookieEffect[];
 }
 

@@ -1,0 +1,430 @@
+import type { IdentityContext } from '../context/identity-context.js';
+import type { RequestFacts } from '../context/identity-call.js';
+import { IdentityError } from '../errors/identity.errors.js';
+import type { IdentityKernel } from '../identity-kernel.js';
+import type { IssuedSession } from '../sessions/session-issuer.js';
+import type { IdentitySessions } from '../sessions/session.service.js';
+import type { FederatedSignIn } from '../store/identity-federation.port.js';
+import type { FederationProviderLease, FederationTransactionRecord } from '../store/identity-federation.records.js';
+import type { AuditEventInput } from '../store/identity-records.js';
+import type { StoreResult } from '../store/identity-store.port.js';
+import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
+import { encodeBase64Url } from '../tokens/base64url.codec.js';
+import { openFederationSecret, randomToken43, sealFederationSecret, sha256Base64Url } from './federation-keys.js';
+import {
+  providerUrls,
+  type FederationProvider,
+  type OidcFederationProvider,
+  type SamlFederationProvider,
+} from './federation-provider.js';
+import { FederationProtocolError } from './federation-protocol.error.js';
+import type {
+  FederationProtocols,
+  OidcClientSettings,
+  SamlIdpSettings,
+  SamlSpSettings,
+} from './federation-protocols.js';
+import type { FederationRegistry } from './federation-registry.js';
+
+/** A started sign-in: where to send the browser and the state selector for the cookie. */
+export interface FederationStart {
+  readonly protocol: 'oidc' | 'saml';
+  readonly location: string;
+  readonly selector: string;
+  /** Cookie Max-Age: min(transaction lifetime, 900). */
+  readonly maxAgeSeconds: number;
+}
+
+/** A completed sign-in: the session to grant. */
+export interface FederationSignedIn {
+  readonly issued: IssuedSession;
+  readonly result: FederatedSignIn;
+}
+
+/** The verified protocol answer the shared completion needs. */
+interface VerifiedIdentity {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly replayDigest: string;
+  readonly replayExpiresAt: Date;
+}
+
+/**
+ * Federated sign-in (identity-http §6): start and the two callbacks. Start takes a provider lease,
+ * stores the transaction (state selector digest, sealed PKCE verifier or SAML request id, nonce
+ * digest) and answers the IdP URL; a callback consumes the transaction once, revalidates the
+ * lease, verifies the ID token or assertion, then links (JIT, or the signed-in initiator) and
+ * creates — or rotates the initiator's session into — a federated session in one transaction.
+ * Every failure after the route's 400/404 checks is 401 `invalid_credentials`, or 503.
+ *
+ * @example
+ * const started = await signIn.start(call, context, organizationId, providerId);
+ */
+export class IdentityFederationSignIn {
+  constructor(
+    private readonly kernel: IdentityKernel,
+    private readonly sessions: IdentitySessions,
+    private readonly registry: FederationRegistry,
+    private readonly protocols: FederationProtocols,
+    private readonly successPath: string,
+  ) {}
+
+  /** The absolute URL a completed sign-in is sent to (303). */
+  get successUrl(): string {
+    return `${this.kernel.config.publicBaseUrl.replace(/\/+$/, '')}${this.successPath}`;
+  }
+
+  /** The registered provider of (tenant, providerId) or 404. */
+  async provider(organizationId: string, providerId: string): Promise<FederationProvider> {
+    const provider = await this.registry.resolve(organizationId, providerId);
+    if (provider === null) throw new IdentityError('not_found');
+    return provider;
+  }
+
+  /**
+   * `GET …/start`: a signed-in passkey user (with a recent passkey, else 403 `step_up_required`)
+   * links; anyone else signs in. Disabled, unknown or mismatched providers are 404.
+   */
+  async start(
+    call: RequestFacts,
+    context: IdentityContext | undefined,
+    organizationId: string,
+    providerId: string,
+  ): Promise<FederationStart> {
+    const { kernel } = this;
+    const provider = await this.provider(organizationId, providerId);
+    const initiatorSessionId = this.initiator(context);
+    const lease = await this.lease(provider, call.at);
+    const selector = randomToken43(kernel.runtime.random);
+    const selectorDigest = sha256Base64Url(selector);
+    const binding = [organizationId, providerId, selectorDigest];
+    const seconds = kernel.config.lifetimes.federationTransactionSeconds;
+    const transaction = {
+      selectorDigest,
+      lease,
+      initiatorSessionId,
+      expiresAt: new Date(call.at.getTime() + seconds * 1000),
+      createdAt: call.at,
+    };
+    let location: string;
+    let stored: FederationTransactionRecord;
+    if (provider.protocol === 'oidc') {
+      const nonce = randomToken43(kernel.runtime.random);
+      const codeVerifier = randomToken43(kernel.runtime.random);
+      location = await protocolStep(() =>
+        this.protocols.oidc.authorizationUrl(this.oidcSettings(provider, null), {
+          state: selector,
+          nonce,
+          codeVerifier,
+        }),
+      );
+      stored = {
+        ...transaction,
+        pkceVerifierCiphertext: this.seal('pkce_verifier', binding, codeVerifier),
+        requestIdCiphertext: null,
+        nonceDigest: sha256Base64Url(nonce),
+      };
+    } else {
+      const requestId = `_${encodeBase64Url(kernel.runtime.random.bytes(32)).replace(/[-_]/g, 'x')}`;
+      location = await protocolStep(() =>
+        this.protocols.saml.buildAuthnRequestUrl(this.spSettings(provider), samlIdp(provider), {
+          requestId,
+          relayState: selector,
+          now: call.at,
+        }),
+      );
+      if (!location.startsWith(`${provider.ssoUrl}?`)) throw new IdentityError('service_unavailable');
+      stored = {
+        ...transaction,
+        pkceVerifierCiphertext: null,
+        requestIdCiphertext: this.seal('saml_request_id', binding, requestId),
+        nonceDigest: null,
+      };
+    }
+    const created = await kernel.store.createFederationTransaction(stored);
+    if (!created.ok) throw startFailure(created.code);
+    return { protocol: provider.protocol, location, selector, maxAgeSeconds: Math.min(seconds, 900) };
+  }
+
+  /** `GET …/callback` (OIDC): `query` already passed the route's strict parameter check. */
+  async completeOidc(
+    call: RequestFacts,
+    provider: OidcFederationProvider,
+    query: URLSearchParams,
+    selector: string,
+  ): Promise<FederationSignedIn> {
+    const transaction = await this.consume(call, provider, selector);
+    if (query.has('error')) throw new IdentityError('invalid_credentials');
+    const binding = [provider.organizationId, provider.providerId, transaction.selectorDigest];
+    const codeVerifier = this.open('pkce_verifier', binding, transaction.pkceVerifierCiphertext);
+    const secret = this.registry.clientSecret(provider);
+    const identity = await protocolStep(() =>
+      this.protocols.oidc.completeCallback(this.oidcSettings(provider, secret), {
+        query,
+        expectedState: selector,
+        nonceDigest: transaction.nonceDigest ?? '',
+        codeVerifier,
+      }),
+    );
+    if (identity.issuer !== provider.issuer) throw new IdentityError('invalid_credentials');
+    const skew = this.kernel.config.lifetimes.federationClockSkewSeconds;
+    return this.complete(call, provider, transaction, {
+      issuer: identity.issuer,
+      subject: identity.subject,
+      replayDigest: identity.replayDigest,
+      replayExpiresAt: new Date(Math.max(identity.idTokenExpiresAt.getTime() + skew * 1000, call.at.getTime() + 1000)),
+    });
+  }
+
+  /** `POST …/callback` (SAML HTTP-POST): `samlResponse` and `relayState` passed the form check. */
+  async completeSaml(
+    call: RequestFacts,
+    provider: SamlFederationProvider,
+    samlResponse: string,
+    selector: string,
+  ): Promise<FederationSignedIn> {
+    const transaction = await this.consume(call, provider, selector);
+    const binding = [provider.organizationId, provider.providerId, transaction.selectorDigest];
+    const expectedRequestId = this.open('saml_request_id', binding, transaction.requestIdCiphertext);
+    const identity = await protocolStep(() =>
+      this.protocols.saml.verifySamlResponse(this.spSettings(provider), samlIdp(provider), {
+        samlResponse,
+        expectedRequestId,
+        now: call.at,
+      }),
+    );
+    if (identity.issuer !== provider.idpEntityId) throw new IdentityError('invalid_credentials');
+    const skew = this.kernel.config.lifetimes.federationClockSkewSeconds;
+    return this.complete(call, provider, transaction, {
+      issuer: identity.issuer,
+      subject: identity.subject,
+      replayDigest: identity.replayDigest,
+      replayExpiresAt: new Date(
+        Math.max(identity.assertionExpiresAt.getTime() + skew * 1000, call.at.getTime() + 3_600_000),
+      ),
+    });
+  }
+
+  /** The SP metadata XML of a SAML provider (404 for OIDC). */
+  async metadata(organizationId: string, providerId: string): Promise<string> {
+    const provider = await this.provider(organizationId, providerId);
+    if (provider.protocol !== 'saml') throw new IdentityError('not_found');
+    return this.protocols.saml.serviceProviderMetadata(this.spSettings(provider));
+  }
+
+  /** OIDC client settings of a provider (the secret only for the token request). */
+  oidcSettings(provider: OidcFederationProvider, clientSecret: string | null): OidcClientSettings {
+    const urls = providerUrls(this.kernel.config.publicBaseUrl, provider.organizationId, provider.providerId);
+    return { issuer: provider.issuer, clientId: provider.clientId, clientSecret, redirectUri: urls.callbackUrl };
+  }
+
+  /** Our SAML SP settings for a provider. */
+  spSettings(provider: { organizationId: string; providerId: string }): SamlSpSettings {
+    const urls = providerUrls(this.kernel.config.publicBaseUrl, provider.organizationId, provider.providerId);
+    return { spEntityId: urls.metadataUrl, acsUrl: urls.callbackUrl };
+  }
+
+  /** The initiating session of a link, or `null` for a sign-in (a restricted or non-passkey caller signs in). */
+  private initiator(context: IdentityContext | undefined): string | null {
+    const session = context?.session;
+    if (context === undefined || session === undefined || context.principal.kind !== 'user') return null;
+    if (session.authenticationMethod !== 'passkey') return null;
+    this.sessions.requireStep(context);
+    return session.id;
+  }
+
+  private async lease(provider: FederationProvider, at: Date): Promise<FederationProviderLease> {
+    const result = await this.kernel.store.acquireFederationProviderLease({
+      organizationId: provider.organizationId,
+      providerId: provider.providerId,
+      kind: provider.protocol,
+      storageKey: provider.storageKey,
+      at,
+    });
+    if (!result.ok) throw startFailure(result.code);
+    return result.value;
+  }
+
+  /** Consumes the transaction once and revalidates its lease against the provider now. */
+  private async consume(
+    call: RequestFacts,
+    provider: FederationProvider,
+    selector: string,
+  ): Promise<FederationTransactionRecord> {
+    const consumed = await this.kernel.store.consumeFederationTransaction({
+      selectorDigest: sha256Base64Url(selector),
+      organizationId: provider.organizationId,
+      providerId: provider.providerId,
+      at: call.at,
+    });
+    if (!consumed.ok) throw callbackFailure(consumed.code);
+    const { lease } = consumed.value;
+    if (lease.storageKey !== provider.storageKey || lease.kind !== provider.protocol) {
+      throw new IdentityError('invalid_credentials');
+    }
+    const valid = await this.kernel.store.validateFederationProviderLease(lease);
+    if (!valid.ok) throw callbackFailure(valid.code);
+    return consumed.value;
+  }
+
+  /** The one store transaction of a verified callback: receipt, link (or JIT), session, audits. */
+  private async complete(
+    call: RequestFacts,
+    provider: FederationProvider,
+    transaction: FederationTransactionRecord,
+    identity: VerifiedIdentity,
+  ): Promise<FederationSignedIn> {
+    const { kernel } = this;
+    const { clock, random } = kernel.runtime;
+    const organizationId = provider.organizationId;
+    let issued: IssuedSession | undefined;
+    const jitUserId = generateUuidV7(clock, random);
+    const linking = transaction.initiatorSessionId;
+    const expectedUser = linking === null ? null : await kernel.store.findSession(linking);
+    if (linking !== null && (expectedUser === null || expectedUser.state !== 'active')) {
+      throw new IdentityError('invalid_credentials');
+    }
+    const result: StoreResult<FederatedSignIn> = await kernel.store.linkExternalIdentity({
+      lease: transaction.lease,
+      assertion: {
+        subject: identity.subject,
+        replayDigest: identity.replayDigest,
+        replayExpiresAt: identity.replayExpiresAt,
+      },
+      mode:
+        linking === null || expectedUser === null
+          ? {
+              kind: 'sign_in',
+              jit: provider.jit
+                ? {
+                    user: { id: jitUserId, primaryEmail: null, displayName: `${provider.displayName} user` },
+                    membershipId: generateUuidV7(clock, random),
+                  }
+                : null,
+            }
+          : { kind: 'link', sessionId: linking, expectedUserId: expectedUser.userId },
+      externalIdentityId: generateUuidV7(clock, random),
+      at: call.at,
+      sessionFor: (user, link, predecessor) => {
+        issued = this.sessions.mint({
+          userId: user.id,
+          assurance: 'session',
+          authenticationMethod: provider.protocol,
+          authenticatedAt: call.at,
+          lifetimes: {
+            idleSeconds: kernel.config.lifetimes.sessionIdleSeconds,
+            absoluteSeconds: kernel.config.lifetimes.sessionAbsoluteSeconds,
+          },
+          federation: {
+            organizationId,
+            providerKey: transaction.lease.storageKey,
+            providerSessionEpoch: transaction.lease.sessionEpoch,
+            externalIdentityId: link.id,
+          },
+          ...(predecessor === null
+            ? {}
+            : {
+                predecessor: {
+                  familyId: predecessor.familyId,
+                  rotationCounter: predecessor.rotationCounter,
+                  absoluteExpiresAt: predecessor.absoluteExpiresAt,
+                },
+              }),
+        });
+        return issued.session;
+      },
+      audits: (outcome) => this.audits(call, provider, outcome, linking !== null),
+    });
+    if (!result.ok || issued === undefined) throw callbackFailure(result.ok ? 'internal' : result.code);
+    return { issued, result: result.value };
+  }
+
+  private audits(
+    call: RequestFacts,
+    provider: FederationProvider,
+    outcome: Parameters<Parameters<IdentityKernel['store']['linkExternalIdentity']>[0]['audits']>[0],
+    rotated: boolean,
+  ): AuditEventInput[] {
+    const organizationId = provider.organizationId;
+    const actor = { type: 'user' as const, userId: outcome.user.id };
+    const event = (action: string, target: { type: string; id: string }, reasonCode?: string) =>
+      this.kernel.audit.event(call.exchange, call.at, {
+        actor,
+        organizationId,
+        action,
+        target: target as never,
+        ...(reasonCode === undefined ? {} : { reasonCode }),
+      });
+    const events: AuditEventInput[] = [];
+    if (outcome.provisioned) {
+      events.push(event('user.created', { type: 'user', id: outcome.user.id }, 'federation_jit'));
+      events.push(event('membership.created', { type: 'membership', id: outcome.membership.id }, 'federation_jit'));
+    }
+    if (outcome.linked) {
+      events.push(
+        event('external_identity.linked', { type: 'external_identity', id: outcome.link.id }, provider.protocol),
+      );
+    }
+    events.push(
+      event(
+        rotated ? 'session.rotated' : 'session.created',
+        { type: 'session', id: outcome.session.id },
+        provider.protocol,
+      ),
+    );
+    return events;
+  }
+
+  private seal(purpose: 'pkce_verifier' | 'saml_request_id', binding: string[], value: string): Buffer {
+    return sealFederationSecret(this.kernel.keys.encryptionKey, this.kernel.runtime.random, purpose, binding, value);
+  }
+
+  private open(purpose: 'pkce_verifier' | 'saml_request_id', binding: string[], sealed: Buffer | null): string {
+    const opened =
+      sealed === null ? undefined : openFederationSecret(this.kernel.keys.encryptionKey, purpose, binding, sealed);
+    if (opened === undefined) throw new IdentityError('invalid_credentials');
+    return opened;
+  }
+}
+
+/** The IdP settings of a SAML provider. */
+function samlIdp(provider: SamlFederationProvider): SamlIdpSettings {
+  return {
+    idpEntityId: provider.idpEntityId,
+    ssoUrl: provider.ssoUrl,
+    idpCertificatesPem: provider.idpCertificatesPem,
+    signaturePolicy: provider.signaturePolicy,
+  };
+}
+
+/** Runs a protocol step, mapping its failures: token/IdP → 401, configuration/network → 503. */
+async function protocolStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof IdentityError) throw error;
+    if (error instanceof FederationProtocolError) {
+      throw new IdentityError(
+        error.failure === 'idp_error' || error.failure === 'token_invalid'
+          ? 'invalid_credentials'
+          : 'service_unavailable',
+        { cause: error },
+      );
+    }
+    throw new IdentityError('service_unavailable', { cause: error });
+  }
+}
+
+/** Start: a disabled or mismatched provider or an inactive tenant is 404; storage trouble 503. */
+function startFailure(code: string): IdentityError {
+  if (code === 'version_conflict' || code === 'unavailable' || code === 'internal') {
+    return new IdentityError('service_unavailable');
+  }
+  return new IdentityError('not_found');
+}
+
+/** Callback: every refusal is 401 (identity-http §6), storage trouble 503. */
+function callbackFailure(code: string): IdentityError {
+  if (code === 'unavailable' || code === 'internal') return new IdentityError('service_unavailable');
+  return new IdentityError('invalid_credentials');
+}
