@@ -53,12 +53,8 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
   const logins: QueuedLogin[] = [];
   const accounts = new Map<string, Readonly<Record<string, unknown>>>();
   const requests = new Map<string, number>();
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://idp').pathname;
-    requests.set(path, (requests.get(path) ?? 0) + 1);
-    handler?.(req, res);
-  });
+  // Listening first: the issuer (and so the provider) needs the port; requests are routed below.
+  const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -82,8 +78,10 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
   });
   const providerCallback = provider.callback();
 
-  handler = (req, res) => {
-    if (req.method === 'GET' && req.url?.startsWith('/interaction/')) {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', issuer).pathname;
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    if (req.method === 'GET' && path.startsWith('/interaction/')) {
       finishInteraction(provider, logins, accounts, req, res).catch((error: unknown) => {
         res.statusCode = 500;
         res.end(`test IdP interaction failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -91,7 +89,7 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
       return;
     }
     providerCallback(req, res);
-  };
+  });
 
   return {
     issuer,
@@ -187,11 +185,17 @@ function signingKey(type: 'EC' | 'RSA'): Record<string, unknown> {
     type === 'EC'
       ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
       : generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { ...pair.privateKey.export({ format: 'jwk' }), kid: `${type.toLowerCase()}-${randomBytes(4).toString('hex')}`, use: 'sig' };
+  return {
+    ...pair.privateKey.export({ format: 'jwk' }),
+    kid: `${type.toLowerCase()}-${randomBytes(4).toString('hex')}`,
+    use: 'sig',
+  };
 }
 
 /** oidc-provider's storage for one IdP: clients from the test's registry, everything else in memory. */
-function memoryAdapter(clients: ReadonlyMap<string, Record<string, unknown>>): new (model: string) => OidcProviderAdapter {
+function memoryAdapter(
+  clients: ReadonlyMap<string, Record<string, unknown>>,
+): new (model: string) => OidcProviderAdapter {
   const store = new Map<string, { payload: Record<string, unknown>; expiresAt: number }>();
   const live = (key: string): Record<string, unknown> | undefined => {
     const entry = store.get(key);
@@ -204,7 +208,10 @@ function memoryAdapter(clients: ReadonlyMap<string, Record<string, unknown>>): n
       return `${this.model}:${id}`;
     }
     async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
-      store.set(this.key(id), { payload: { ...payload }, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+      store.set(this.key(id), {
+        payload: { ...payload },
+        expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity,
+      });
     }
     async find(id: string): Promise<Record<string, unknown> | undefined> {
       if (this.model === 'Client') return clients.get(id);
@@ -216,7 +223,8 @@ function memoryAdapter(clients: ReadonlyMap<string, Record<string, unknown>>): n
     async findByUid(uid: string): Promise<Record<string, unknown> | undefined> {
       const prefix = `${this.model}:`;
       for (const [key, entry] of store) {
-        if (key.startsWith(prefix) && entry.payload['uid'] === uid && entry.expiresAt > Date.now()) return entry.payload;
+        if (key.startsWith(prefix) && entry.payload['uid'] === uid && entry.expiresAt > Date.now())
+          return entry.payload;
       }
       return undefined;
     }
