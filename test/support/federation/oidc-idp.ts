@@ -31,9 +31,10 @@ export interface OidcTestIdp {
   nextDenial(): void;
   /**
    * Follows the IdP's own redirects for an authorization URL (with a cookie jar, as a browser would)
-   * and returns the URL the IdP finally redirects to: the relying party's callback.
+   * and returns the URL the IdP finally redirects to: the relying party's callback. Pass the same
+   * `cookies` across calls to act as one browser that keeps its IdP session.
    */
-  authorize(authorizationUrl: string): Promise<URL>;
+  authorize(authorizationUrl: string, cookies?: Map<string, string>): Promise<URL>;
   /** Requests served, by path (`/.well-known/openid-configuration`, `/jwks`, `/token`, …). */
   readonly requests: ReadonlyMap<string, number>;
   close(): Promise<void>;
@@ -53,6 +54,7 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
   const logins: QueuedLogin[] = [];
   const accounts = new Map<string, Readonly<Record<string, unknown>>>();
   const requests = new Map<string, number>();
+  const freshLogins = new Set<string>();
   // Listening first: the issuer (and so the provider) needs the port; requests are routed below.
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -82,11 +84,18 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
     const path = new URL(req.url ?? '/', issuer).pathname;
     requests.set(path, (requests.get(path) ?? 0) + 1);
     if (req.method === 'GET' && path.startsWith('/interaction/')) {
-      finishInteraction(provider, logins, accounts, req, res).catch((error: unknown) => {
+      finishInteraction(provider, logins, accounts, freshLogins, req, res).catch((error: unknown) => {
         res.statusCode = 500;
         res.end(`test IdP interaction failed: ${error instanceof Error ? error.message : String(error)}`);
       });
       return;
+    }
+    // A queued login starts a fresh IdP session ("sign in as someone else"): neither the
+    // authorization request nor its resume sees the browser's earlier session, so the login prompt
+    // always runs and oidc-provider never asks to log the previous account out first.
+    const resumed = /^\/auth\/([^/]+)$/.exec(path)?.[1];
+    if ((path === '/auth' && logins.length > 0) || (resumed !== undefined && freshLogins.delete(resumed))) {
+      dropSessionCookie(req);
     }
     providerCallback(req, res);
   });
@@ -112,7 +121,7 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
     nextDenial() {
       logins.push('deny');
     },
-    authorize: (authorizationUrl) => followIdpRedirects(issuer, authorizationUrl),
+    authorize: (authorizationUrl, cookies = new Map()) => followIdpRedirects(issuer, authorizationUrl, cookies),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -128,6 +137,7 @@ async function finishInteraction(
   provider: Provider,
   logins: QueuedLogin[],
   accounts: Map<string, Readonly<Record<string, unknown>>>,
+  freshLogins: Set<string>,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -150,6 +160,7 @@ async function finishInteraction(
     accountId = login.subject;
     accounts.set(accountId, login.claims);
     result['login'] = { accountId };
+    freshLogins.add(details.uid);
   }
   const grant = new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(String(details.params['scope'] ?? 'openid'));
@@ -157,10 +168,14 @@ async function finishInteraction(
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
 }
 
+function dropSessionCookie(req: IncomingMessage): void {
+  const cookies = (req.headers.cookie ?? '').split(';').map((part) => part.trim());
+  req.headers.cookie = cookies.filter((part) => !/^_session(\.[a-z.]+)?=/.test(part)).join('; ');
+}
+
 /** Follows IdP-origin redirects with a cookie jar until one leaves the IdP; returns that URL. */
-async function followIdpRedirects(issuer: string, authorizationUrl: string): Promise<URL> {
+async function followIdpRedirects(issuer: string, authorizationUrl: string, jar: Map<string, string>): Promise<URL> {
   const origin = new URL(issuer).origin;
-  const jar = new Map<string, string>();
   let url = new URL(authorizationUrl);
   for (let hop = 0; hop < 10; hop++) {
     if (url.origin !== origin) return url;

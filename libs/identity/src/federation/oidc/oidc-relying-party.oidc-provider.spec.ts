@@ -77,11 +77,16 @@ describe('OidcRelyingParty against oidc-provider', () => {
   });
 
   /** One browser round trip: our authorization URL, the IdP's programmatic login, the callback query. */
-  async function signIn(rp: OidcRelyingParty, settings: OidcClientSettings, subject: string) {
+  async function signIn(
+    rp: OidcRelyingParty,
+    settings: OidcClientSettings,
+    subject: string | null,
+    browser = new Map<string, string>(),
+  ) {
     const input = secrets();
     const url = await rp.authorizationUrl(settings, input);
-    idp.nextLogin(subject);
-    const callback = await idp.authorize(url);
+    if (subject !== null) idp.nextLogin(subject);
+    const callback = await idp.authorize(url, browser);
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
     return {
       query: callback.searchParams,
@@ -135,6 +140,26 @@ describe('OidcRelyingParty against oidc-provider', () => {
     const identity = await rp.completeCallback(publicClient, await signIn(rp, publicClient, 'bob'));
     expect(identity).toMatchObject({ issuer: idp.issuer, subject: 'bob' });
     expect(idTokenAlgs.at(-1)).toBe('ES256');
+  });
+
+  it('logs the queued subject in even when the browser still holds an IdP session, else reuses it', async () => {
+    const rp = relyingParty();
+    const browser = new Map<string, string>();
+    await expect(
+      rp.completeCallback(confidential, await signIn(rp, confidential, 'ivan', browser)),
+    ).resolves.toMatchObject({
+      subject: 'ivan',
+    });
+    await expect(
+      rp.completeCallback(confidential, await signIn(rp, confidential, 'judy', browser)),
+    ).resolves.toMatchObject({
+      subject: 'judy',
+    });
+    await expect(
+      rp.completeCallback(confidential, await signIn(rp, confidential, null, browser)),
+    ).resolves.toMatchObject({
+      subject: 'judy',
+    });
   });
 
   it('refuses a replayed authorization code (invalid_grant at the token endpoint)', async () => {
