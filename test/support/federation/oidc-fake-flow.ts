@@ -14,7 +14,12 @@ import type {
 } from '../../../libs/identity/src/federation/oidc/oidc.types.js';
 import type { FakeOidcIdp } from './oidc-fake-idp.js';
 
-/** The relying party's registration for the fake IdP. */
+/**
+ * The relying party's registration for the fake IdP.
+ *
+ * @example
+ * await rp.discover(fakeIdpSettings(idp, { extraEndpointOrigins: ['http://localhost:4000'] }));
+ */
 export function fakeIdpSettings(idp: FakeOidcIdp, extra: Partial<OidcClientSettings> = {}): OidcClientSettings {
   return {
     issuer: idp.issuer,
@@ -25,12 +30,23 @@ export function fakeIdpSettings(idp: FakeOidcIdp, extra: Partial<OidcClientSetti
   };
 }
 
-/** 32 random bytes in base64url, as the federation service generates them. */
+/**
+ * 32 random bytes in base64url, as the federation service generates them.
+ *
+ * @example
+ * const state = transactionSecret();
+ */
 export function transactionSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Runs the authorization leg and returns the callback input the service would build. */
+/**
+ * Runs the authorization leg and returns the callback input the service would build.
+ *
+ * @example
+ * const callback = await fakeCallback(rp, idp);
+ * await rp.completeCallback(fakeIdpSettings(idp), callback);
+ */
 export async function fakeCallback(
   rp: OidcRelyingParty,
   idp: FakeOidcIdp,
@@ -43,7 +59,13 @@ export async function fakeCallback(
   return { query: callback.searchParams, expectedState: state, nonceDigest: sha256Base64Url(nonce), codeVerifier };
 }
 
-/** One complete sign-in. */
+/**
+ * One complete sign-in.
+ *
+ * @example
+ * idp.nextIdToken({ alg: 'RS256' });
+ * const identity = await fakeSignIn(rp, idp);
+ */
 export async function fakeSignIn(
   rp: OidcRelyingParty,
   idp: FakeOidcIdp,
@@ -52,7 +74,12 @@ export async function fakeSignIn(
   return rp.completeCallback(settings, await fakeCallback(rp, idp, settings));
 }
 
-/** Asserts that `promise` rejects with a {@link FederationProtocolError} of this failure and check. */
+/**
+ * Asserts that `promise` rejects with a {@link FederationProtocolError} of this failure and check.
+ *
+ * @example
+ * await expectFederationFailure(fakeSignIn(rp, idp), 'token_invalid', 'issuer_mismatch');
+ */
 export async function expectFederationFailure(
   promise: Promise<unknown>,
   failure: string,

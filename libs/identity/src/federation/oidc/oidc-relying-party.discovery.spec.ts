@@ -8,7 +8,8 @@ import {
   transactionSecret,
 } from '../../../../../test/support/federation/oidc-fake-flow.js';
 import { FrozenClock } from '../../runtime/frozen.clock.js';
-import { createNodeHttpClient } from '../../runtime/node-http.client.js';
+import type { IdentityHttpClient } from '../../runtime/identity.runtime.js';
+import { createNodeHttpClient, IdentityHttpClientError } from '../../runtime/node-http.client.js';
 import { OidcRelyingParty } from './oidc-relying-party.js';
 import { DEFAULT_OIDC_POLICY } from './oidc.types.js';
 
@@ -131,6 +132,29 @@ describe('OidcRelyingParty: discovery, endpoints and the callback query (fake Id
       await expectFederationFailure(rp.discover(fakeIdpSettings(idp)), 'unavailable', 'discovery_server_error');
       const closed = fakeIdpSettings(idp, { issuer: 'http://127.0.0.1:1' });
       await expectFederationFailure(rp.discover(closed), 'unavailable', 'discovery_unreachable');
+    });
+
+    it('maps an outbound-policy refusal to configuration and an oversized answer to unavailable', async () => {
+      const failing = (code: 'url_refused' | 'response_too_large'): IdentityHttpClient => ({
+        followsRedirects: false,
+        selfTest: () => true,
+        request: async () => {
+          throw new IdentityHttpClientError(code, 'refused by the test client');
+        },
+      });
+      const refusing = new OidcRelyingParty({ httpClient: failing('url_refused'), clock, policy: DEFAULT_OIDC_POLICY });
+      await expectFederationFailure(refusing.discover(fakeIdpSettings(idp)), 'configuration', 'discovery_url_refused');
+      const capped = new OidcRelyingParty({
+        httpClient: failing('response_too_large'),
+        clock,
+        policy: DEFAULT_OIDC_POLICY,
+      });
+      await expectFederationFailure(capped.discover(fakeIdpSettings(idp)), 'unavailable', 'discovery_too_large');
+    });
+
+    it('does not follow a redirected discovery document', async () => {
+      idp.discoveryStatus = 302;
+      await expectFederationFailure(rp.discover(fakeIdpSettings(idp)), 'configuration', 'discovery_status');
     });
 
     it('answers unavailable when the JWKS cannot be fetched', async () => {
