@@ -31,9 +31,10 @@ export interface OidcTestIdp {
   nextDenial(): void;
   /**
    * Follows the IdP's own redirects for an authorization URL (with a cookie jar, as a browser would)
-   * and returns the URL the IdP finally redirects to: the relying party's callback.
+   * and returns the URL the IdP finally redirects to: the relying party's callback. Pass the same
+   * `cookies` across calls to act as one browser that keeps its IdP session.
    */
-  authorize(authorizationUrl: string): Promise<URL>;
+  authorize(authorizationUrl: string, cookies?: Map<string, string>): Promise<URL>;
   /** Requests served, by path (`/.well-known/openid-configuration`, `/jwks`, `/token`, …). */
   readonly requests: ReadonlyMap<string, number>;
   close(): Promise<void>;
@@ -53,12 +54,9 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
   const logins: QueuedLogin[] = [];
   const accounts = new Map<string, Readonly<Record<string, unknown>>>();
   const requests = new Map<string, number>();
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://idp').pathname;
-    requests.set(path, (requests.get(path) ?? 0) + 1);
-    handler?.(req, res);
-  });
+  const freshLogins = new Set<string>();
+  // Listening first: the issuer (and so the provider) needs the port; requests are routed below.
+  const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -82,16 +80,25 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
   });
   const providerCallback = provider.callback();
 
-  handler = (req, res) => {
-    if (req.method === 'GET' && req.url?.startsWith('/interaction/')) {
-      finishInteraction(provider, logins, accounts, req, res).catch((error: unknown) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', issuer).pathname;
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    if (req.method === 'GET' && path.startsWith('/interaction/')) {
+      finishInteraction(provider, logins, accounts, freshLogins, req, res).catch((error: unknown) => {
         res.statusCode = 500;
         res.end(`test IdP interaction failed: ${error instanceof Error ? error.message : String(error)}`);
       });
       return;
     }
+    // A queued login starts a fresh IdP session ("sign in as someone else"): neither the
+    // authorization request nor its resume sees the browser's earlier session, so the login prompt
+    // always runs and oidc-provider never asks to log the previous account out first.
+    const resumed = /^\/auth\/([^/]+)$/.exec(path)?.[1];
+    if ((path === '/auth' && logins.length > 0) || (resumed !== undefined && freshLogins.delete(resumed))) {
+      dropSessionCookie(req);
+    }
     providerCallback(req, res);
-  };
+  });
 
   return {
     issuer,
@@ -114,7 +121,7 @@ export async function startOidcTestIdp(): Promise<OidcTestIdp> {
     nextDenial() {
       logins.push('deny');
     },
-    authorize: (authorizationUrl) => followIdpRedirects(issuer, authorizationUrl),
+    authorize: (authorizationUrl, cookies = new Map()) => followIdpRedirects(issuer, authorizationUrl, cookies),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -130,6 +137,7 @@ async function finishInteraction(
   provider: Provider,
   logins: QueuedLogin[],
   accounts: Map<string, Readonly<Record<string, unknown>>>,
+  freshLogins: Set<string>,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -152,6 +160,7 @@ async function finishInteraction(
     accountId = login.subject;
     accounts.set(accountId, login.claims);
     result['login'] = { accountId };
+    freshLogins.add(details.uid);
   }
   const grant = new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(String(details.params['scope'] ?? 'openid'));
@@ -159,10 +168,14 @@ async function finishInteraction(
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
 }
 
+function dropSessionCookie(req: IncomingMessage): void {
+  const cookies = (req.headers.cookie ?? '').split(';').map((part) => part.trim());
+  req.headers.cookie = cookies.filter((part) => !/^_session(\.[a-z.]+)?=/.test(part)).join('; ');
+}
+
 /** Follows IdP-origin redirects with a cookie jar until one leaves the IdP; returns that URL. */
-async function followIdpRedirects(issuer: string, authorizationUrl: string): Promise<URL> {
+async function followIdpRedirects(issuer: string, authorizationUrl: string, jar: Map<string, string>): Promise<URL> {
   const origin = new URL(issuer).origin;
-  const jar = new Map<string, string>();
   let url = new URL(authorizationUrl);
   for (let hop = 0; hop < 10; hop++) {
     if (url.origin !== origin) return url;
@@ -187,11 +200,17 @@ function signingKey(type: 'EC' | 'RSA'): Record<string, unknown> {
     type === 'EC'
       ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
       : generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { ...pair.privateKey.export({ format: 'jwk' }), kid: `${type.toLowerCase()}-${randomBytes(4).toString('hex')}`, use: 'sig' };
+  return {
+    ...pair.privateKey.export({ format: 'jwk' }),
+    kid: `${type.toLowerCase()}-${randomBytes(4).toString('hex')}`,
+    use: 'sig',
+  };
 }
 
 /** oidc-provider's storage for one IdP: clients from the test's registry, everything else in memory. */
-function memoryAdapter(clients: ReadonlyMap<string, Record<string, unknown>>): new (model: string) => OidcProviderAdapter {
+function memoryAdapter(
+  clients: ReadonlyMap<string, Record<string, unknown>>,
+): new (model: string) => OidcProviderAdapter {
   const store = new Map<string, { payload: Record<string, unknown>; expiresAt: number }>();
   const live = (key: string): Record<string, unknown> | undefined => {
     const entry = store.get(key);
@@ -204,7 +223,10 @@ function memoryAdapter(clients: ReadonlyMap<string, Record<string, unknown>>): n
       return `${this.model}:${id}`;
     }
     async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
-      store.set(this.key(id), { payload: { ...payload }, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+      store.set(this.key(id), {
+        payload: { ...payload },
+        expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity,
+      });
     }
     async find(id: string): Promise<Record<string, unknown> | undefined> {
       if (this.model === 'Client') return clients.get(id);
@@ -216,7 +238,8 @@ function memoryAdapter(clients: ReadonlyMap<string, Record<string, unknown>>): n
     async findByUid(uid: string): Promise<Record<string, unknown> | undefined> {
       const prefix = `${this.model}:`;
       for (const [key, entry] of store) {
-        if (key.startsWith(prefix) && entry.payload['uid'] === uid && entry.expiresAt > Date.now()) return entry.payload;
+        if (key.startsWith(prefix) && entry.payload['uid'] === uid && entry.expiresAt > Date.now())
+          return entry.payload;
       }
       return undefined;
     }

@@ -32,7 +32,10 @@ export interface OidcOperationContext {
  * const config = oidcConfiguration(context, customFetch);
  * client.buildAuthorizationUrl(config, parameters);
  */
-export function oidcConfiguration(context: OidcOperationContext, customFetch?: client.CustomFetch): client.Configuration {
+export function oidcConfiguration(
+  context: OidcOperationContext,
+  customFetch?: client.CustomFetch,
+): client.Configuration {
   const { settings, discovery, policy, clock } = context;
   const serverMetadata: client.ServerMetadata = {
     ...discovery.serverMetadata,
@@ -180,14 +183,17 @@ function libraryFailure(error: unknown): FederationProtocolError {
   if (error instanceof client.AuthorizationResponseError) {
     return new FederationProtocolError('idp_error', 'idp_error_response');
   }
-  if (error instanceof client.ResponseBodyError) return new FederationProtocolError('idp_error', 'token_endpoint_error');
+  if (error instanceof client.ResponseBodyError)
+    return new FederationProtocolError('idp_error', 'token_endpoint_error');
   const inner = error instanceof Error ? error.cause : undefined;
   if (inner instanceof Error && inner.message === 'JWT signature verification failed') {
     return new FederationProtocolError('token_invalid', 'signature_invalid');
   }
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  if (code === 'OAUTH_KEY_SELECTION_FAILED') return new FederationProtocolError('token_invalid', 'key_selection_failed');
+  if (code === 'OAUTH_KEY_SELECTION_FAILED')
+    return new FederationProtocolError('token_invalid', 'key_selection_failed');
   if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return new FederationProtocolError('token_invalid', 'id_token_time');
-  if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') return new FederationProtocolError('token_invalid', 'id_token_claim');
+  if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED')
+    return new FederationProtocolError('token_invalid', 'id_token_claim');
   return new FederationProtocolError('token_invalid', 'id_token_rejected');
 }

@@ -65,15 +65,15 @@ export function sha256Base64Url(value: string): string {
 export function inspectIdToken(idToken: string, expected: IdTokenExpectations): InspectedIdToken {
   const parts = idToken.split('.');
   if (parts.length === 5) throw invalid('id_token_encrypted');
-  if (parts.length !== 3 || !SEGMENT.test(parts[0]!) || !SEGMENT.test(parts[1]!) || !SEGMENT.test(parts[2]!)) {
-    throw invalid('id_token_malformed');
-  }
+  if (parts.length !== 3 || !SEGMENT.test(parts[0]!)) throw invalid('id_token_malformed');
+  // The header decides first: `alg: none` (empty signature) or HS256 is refused as such.
   const header = decodeSegment(parts[0]!, 'duplicate_header_member');
   const alg = header['alg'];
   if (typeof alg !== 'string' || !(expected.algorithms as readonly string[]).includes(alg)) {
     throw invalid('alg_not_allowed');
   }
   if (header['crit'] !== undefined) throw invalid('crit_unsupported');
+  if (!SEGMENT.test(parts[1]!) || !SEGMENT.test(parts[2]!)) throw invalid('id_token_malformed');
   const kid = header['kid'];
   if (kid !== undefined && typeof kid !== 'string') throw invalid('kid_invalid');
   const claims = decodeSegment(parts[1]!, 'duplicate_claim');

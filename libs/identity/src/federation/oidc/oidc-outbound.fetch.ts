@@ -1,4 +1,4 @@
-import type { CustomFetch, CustomFetchOptions } from 'openid-client';
+import type { CustomFetchOptions } from 'openid-client';
 import type { IdentityHttpClient, IdentityHttpResponse } from '../../runtime/identity.runtime.js';
 import { IdentityHttpClientError } from '../../runtime/node-http.client.js';
 import { FederationProtocolError } from '../federation-protocol.error.js';
@@ -91,17 +91,4 @@ export function fromFetchOptions(options: CustomFetchOptions): {
   else if (raw instanceof ArrayBuffer) body = new Uint8Array(raw);
   else throw new FederationProtocolError('configuration', 'unexpected_request_body');
   return { method, headers: { ...options.headers }, body };
-}
-
-/**
- * A `customFetch` that sends every openid-client request through the identity HTTP client.
- *
- * @example
- * await client.discovery(new URL(issuer), clientId, undefined, undefined, { [client.customFetch]: outboundFetch(httpClient, 'discovery') });
- */
-export function outboundFetch(httpClient: IdentityHttpClient, role: string): CustomFetch {
-  return async (url, options) => {
-    const { method, headers, body } = fromFetchOptions(options);
-    return toFetchResponse(await sendOidcRequest(httpClient, method, url, headers, body, role));
-  };
 }

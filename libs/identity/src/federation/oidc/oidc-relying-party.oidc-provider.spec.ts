@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { startOidcTestIdp, type OidcTestIdp } from '../../../../../test/support/federation/oidc-idp.js';
+import type { IdentityHttpClient } from '../../runtime/identity.runtime.js';
 import { createNodeHttpClient } from '../../runtime/node-http.client.js';
 import { systemClock } from '../../runtime/frozen.clock.js';
 import { FederationProtocolError } from '../federation-protocol.error.js';
@@ -15,9 +16,30 @@ function secrets(): { state: string; nonce: string; codeVerifier: string } {
   return { state: secret(), nonce: secret(), codeVerifier: secret() };
 }
 
+/** The `alg` of every ID token the token endpoint returned, in order. */
+const idTokenAlgs: string[] = [];
+
+/** The real client, recording the ID-token algorithm of token-endpoint answers. */
+function recordingHttpClient(): IdentityHttpClient {
+  const inner = createNodeHttpClient();
+  return {
+    followsRedirects: false,
+    selfTest: () => inner.selfTest(),
+    request: async (request) => {
+      const response = await inner.request(request);
+      if (request.url.endsWith('/token') && response.status === 200) {
+        const idToken = (JSON.parse(response.body.toString('utf8')) as { id_token: string }).id_token;
+        const header = JSON.parse(Buffer.from(idToken.split('.')[0]!, 'base64url').toString('utf8')) as { alg: string };
+        idTokenAlgs.push(header.alg);
+      }
+      return response;
+    },
+  };
+}
+
 function relyingParty(policy: Partial<OidcPolicy> = {}): OidcRelyingParty {
   return new OidcRelyingParty({
-    httpClient: createNodeHttpClient(),
+    httpClient: recordingHttpClient(),
     clock: systemClock,
     policy: { ...DEFAULT_OIDC_POLICY, ...policy },
   });
@@ -41,7 +63,12 @@ describe('OidcRelyingParty against oidc-provider', () => {
     idp = await startOidcTestIdp();
     idp.addClient({ clientId: 'rp-rs256', clientSecret: 'rp-secret-rs256', redirectUris: [REDIRECT_URI] });
     idp.addClient({ clientId: 'rp-es256', redirectUris: [REDIRECT_URI], idTokenSignedResponseAlg: 'ES256' });
-    confidential = { issuer: idp.issuer, clientId: 'rp-rs256', clientSecret: 'rp-secret-rs256', redirectUri: REDIRECT_URI };
+    confidential = {
+      issuer: idp.issuer,
+      clientId: 'rp-rs256',
+      clientSecret: 'rp-secret-rs256',
+      redirectUri: REDIRECT_URI,
+    };
     publicClient = { issuer: idp.issuer, clientId: 'rp-es256', clientSecret: null, redirectUri: REDIRECT_URI };
   });
 
@@ -50,11 +77,16 @@ describe('OidcRelyingParty against oidc-provider', () => {
   });
 
   /** One browser round trip: our authorization URL, the IdP's programmatic login, the callback query. */
-  async function signIn(rp: OidcRelyingParty, settings: OidcClientSettings, subject: string) {
+  async function signIn(
+    rp: OidcRelyingParty,
+    settings: OidcClientSettings,
+    subject: string | null,
+    browser = new Map<string, string>(),
+  ) {
     const input = secrets();
     const url = await rp.authorizationUrl(settings, input);
-    idp.nextLogin(subject);
-    const callback = await idp.authorize(url);
+    if (subject !== null) idp.nextLogin(subject);
+    const callback = await idp.authorize(url, browser);
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
     return {
       query: callback.searchParams,
@@ -100,12 +132,34 @@ describe('OidcRelyingParty against oidc-provider', () => {
     expect(identity.subject).toBe('alice');
     expect(identity.idTokenExpiresAt.getTime()).toBeGreaterThan(Date.now());
     expect(identity.replayDigest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(idTokenAlgs.at(-1)).toBe('RS256');
   });
 
   it('signs in a public client (PKCE only) with an ES256 ID token', async () => {
     const rp = relyingParty();
     const identity = await rp.completeCallback(publicClient, await signIn(rp, publicClient, 'bob'));
     expect(identity).toMatchObject({ issuer: idp.issuer, subject: 'bob' });
+    expect(idTokenAlgs.at(-1)).toBe('ES256');
+  });
+
+  it('logs the queued subject in even when the browser still holds an IdP session, else reuses it', async () => {
+    const rp = relyingParty();
+    const browser = new Map<string, string>();
+    await expect(
+      rp.completeCallback(confidential, await signIn(rp, confidential, 'ivan', browser)),
+    ).resolves.toMatchObject({
+      subject: 'ivan',
+    });
+    await expect(
+      rp.completeCallback(confidential, await signIn(rp, confidential, 'judy', browser)),
+    ).resolves.toMatchObject({
+      subject: 'judy',
+    });
+    await expect(
+      rp.completeCallback(confidential, await signIn(rp, confidential, null, browser)),
+    ).resolves.toMatchObject({
+      subject: 'judy',
+    });
   });
 
   it('refuses a replayed authorization code (invalid_grant at the token endpoint)', async () => {
@@ -119,14 +173,22 @@ describe('OidcRelyingParty against oidc-provider', () => {
     const rp = relyingParty();
     const callback = await signIn(rp, confidential, 'dave');
     const other = secrets().state;
-    await expectFailure(rp.completeCallback(confidential, { ...callback, expectedState: other }), 'token_invalid', 'state_mismatch');
+    await expectFailure(
+      rp.completeCallback(confidential, { ...callback, expectedState: other }),
+      'token_invalid',
+      'state_mismatch',
+    );
   });
 
   it('refuses an ID token whose nonce does not hash to the stored digest', async () => {
     const rp = relyingParty();
     const callback = await signIn(rp, confidential, 'erin');
     const nonceDigest = sha256Base64Url(secrets().nonce);
-    await expectFailure(rp.completeCallback(confidential, { ...callback, nonceDigest }), 'token_invalid', 'nonce_mismatch');
+    await expectFailure(
+      rp.completeCallback(confidential, { ...callback, nonceDigest }),
+      'token_invalid',
+      'nonce_mismatch',
+    );
   });
 
   it('answers idp_error when the IdP redirects back with error=access_denied', async () => {
