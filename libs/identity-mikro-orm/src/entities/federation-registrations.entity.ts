@@ -2,10 +2,9 @@ import { EntitySchema } from '@mikro-orm/core';
 import {
   FEDERATION_PROVIDER_KINDS,
   IDENTITY_SCHEMA,
-  SAML_SIGNATURE_POLICIES,
   type FederationProviderKind,
-  type SamlSignaturePolicyValue,
 } from '../schema/identity-schema.values.js';
+import { SAML_SIGNATURE_POLICIES, type SamlSignaturePolicyValue } from '../schema/identity-federation.values.js';
 import {
   booleanColumn,
   byteaColumn,

@@ -300,16 +300,6 @@ export const FEDERATION_PROVIDER_STATES = ['enabled', 'disabled'] as const;
 export type FederationProviderState = (typeof FEDERATION_PROVIDER_STATES)[number];
 
 /**
- * SAML signature policies of a provider registration (`identity-http.md` §6).
- *
- * @example
- * SAML_SIGNATURE_POLICIES.includes(value as never); // true for a stored value
- */
-export const SAML_SIGNATURE_POLICIES = ['assertion', 'response', 'both', 'assertion_or_response'] as const;
-/** A {@link SAML_SIGNATURE_POLICIES} value. */
-export type SamlSignaturePolicyValue = (typeof SAML_SIGNATURE_POLICIES)[number];
-
-/**
  * Audit actor types (§8.1).
  *
  * @example

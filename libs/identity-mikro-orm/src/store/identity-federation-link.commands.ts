@@ -11,7 +11,7 @@ import type {
 import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { allColumns } from './identity-row.fields.js';
 import { membershipColumns, sessionColumns, userColumns } from './identity-row.columns.js';
-import { membershipFromRow, sessionFromRow, userFromRow } from './identity-row.mappers.js';
+import { membershipFromRow, sessionFromRow } from './identity-row.mappers.js';
 import { externalIdentityColumns, externalIdentityFromRow } from './identity-federation.rows.js';
 import { insertReplayReceipt, requireLease } from './identity-federation.commands.js';
 import { insertAudit, lockUser, rotateWithin } from './identity-session.commands.js';

@@ -3,6 +3,7 @@
  * order (new columns of later migrations at the end, as the database appends them).
  */
 
+/** The columns of `federation_provider_controls`. */
 export const FEDERATION_PROVIDER_CONTROL_FIELDS = [
   'organization_id',
   'provider_id',
@@ -17,6 +18,7 @@ export const FEDERATION_PROVIDER_CONTROL_FIELDS = [
   'version',
 ] as const;
 
+/** The columns of `federation_transactions` (`initiator_session_id` added by the federation migration). */
 export const FEDERATION_TRANSACTION_FIELDS = [
   'selector_digest',
   'organization_id',
@@ -33,6 +35,7 @@ export const FEDERATION_TRANSACTION_FIELDS = [
   'initiator_session_id',
 ] as const;
 
+/** The columns of `external_identities`. */
 export const EXTERNAL_IDENTITY_FIELDS = [
   'id',
   'user_id',
@@ -45,6 +48,7 @@ export const EXTERNAL_IDENTITY_FIELDS = [
   'version',
 ] as const;
 
+/** The columns of `federation_provider_registrations`. */
 export const FEDERATION_PROVIDER_REGISTRATION_FIELDS = [
   'organization_id',
   'provider_id',
