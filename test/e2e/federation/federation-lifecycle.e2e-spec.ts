@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '@tessera/identity-testing';
 import type { IdentityTestApp } from '../../support/identity-app.js';
-import { post, registerPasskey, registrationStart, stepUp } from '../../support/passkey-client.js';
+import { post, registerPasskey, stepUp } from '../../support/passkey-client.js';
 import { getAs, seedMember, tenantRows } from '../../support/tenant-seed.js';
 import {
   bootFederationApp,
@@ -73,7 +73,7 @@ describe('federation lifecycle: kill switch, linking and the first passkey (iden
   });
 
   it('links the identity to a signed-in passkey user and rotates their session into a federated one', async () => {
-    const member = await seedMember(identity, tenant.organizationId, 'member');
+    const member = await seedMember(identity, tenant.organizationId, 'publisher');
     idp.nextLogin('linked-subject');
     const started = await startSignIn(identity, idp, tenant.organizationId, 'acme-idp', member.session);
     const done = await callback(identity, started.callbackPath, [started.stateCookie, member.session.cookie]);
@@ -91,7 +91,7 @@ describe('federation lifecycle: kill switch, linking and the first passkey (iden
   });
 
   it('needs a recent passkey to link (403 step_up_required)', async () => {
-    const stale = await seedMember(identity, tenant.organizationId, 'member', {
+    const stale = await seedMember(identity, tenant.organizationId, 'publisher', {
       authenticatedAt: new Date(identity.clock.now().getTime() - 3600_000),
     });
     const start = await getAs(identity, `/identity/v1/federation/${tenant.organizationId}/acme-idp/start`, stale.session);
@@ -106,7 +106,7 @@ describe('federation lifecycle: kill switch, linking and the first passkey (iden
     expect(registered.status).toBe(200);
     expect(registered.body.passkey.id).toEqual(expect.any(String));
     // A second passkey is step-up-only: the federated session is not a recent passkey.
-    const second = await registrationStart(identity, session);
+    const second = await post(identity, '/identity/v1/passkeys/registration/start', session);
     expect(second.status).toBe(403);
     expect(second.body.error.code).toBe('step_up_required');
     const stepped = await stepUp(identity, session, authenticator);

@@ -141,9 +141,10 @@ async function issueSession(
   input: LinkInput,
   user: UserRecord,
   session: NewSession,
+  predecessor: SessionRecord | null,
 ): Promise<{ session: SessionRecord; previous: SessionRecord | null }> {
   const { mode, at } = input;
-  if (mode.kind === 'sign_in') {
+  if (mode.kind === 'sign_in' || predecessor === null) {
     const inserted = await insertRow(
       sql,
       'sessions',
@@ -151,16 +152,29 @@ async function issueSession(
     );
     return { session: sessionFromRow(inserted), previous: null };
   }
-  if (!isUuid(mode.sessionId)) abort('not_found');
-  const [current] = await sql(`select version from ${table('sessions')} where id = ?`, [mode.sessionId]);
-  const expectedVersion = Number((current ?? abort('not_found'))['version']);
   return rotateWithin(sql, {
-    sessionId: mode.sessionId,
-    expectedVersion,
+    sessionId: predecessor.id,
+    expectedVersion: predecessor.version,
     expectedUserId: mode.expectedUserId,
     replacement: session,
     at,
   });
+}
+
+/**
+ * The initiating session of a link, locked so its family, counter and absolute expiry cannot move
+ * before the rotation (the replacement continues them); missing → `not_found`, not active or of
+ * another user → `session_not_active`.
+ */
+async function lockPredecessor(sql: Sql, mode: LinkInput['mode']): Promise<SessionRecord | null> {
+  if (mode.kind !== 'link') return null;
+  if (!isUuid(mode.sessionId)) abort('not_found');
+  const [row] = await sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ? for update`, [
+    mode.sessionId,
+  ]);
+  const session = sessionFromRow(row ?? abort('not_found'));
+  if (session.state !== 'active' || session.userId !== mode.expectedUserId) abort('session_not_active');
+  return session;
 }
 
 /**
@@ -183,9 +197,10 @@ export class IdentityFederationLinkCommandHandlers implements Pick<IdentityFeder
       await insertReplayReceipt(sql, lease, assertion, at);
       const { link, linked, provisioned } = await resolveLink(sql, input);
       const { membership, user } = await requireStanding(sql, lease.organizationId, link.userId);
-      const replacement = sessionFor(user, link);
+      const predecessor = await lockPredecessor(sql, input.mode);
+      const replacement = sessionFor(user, link, predecessor);
       if (!carriesProvenance(replacement, user, link, lease)) abort('invalid_transition');
-      const { session, previous } = await issueSession(sql, input, user, replacement);
+      const { session, previous } = await issueSession(sql, input, user, replacement, predecessor);
       for (const audit of audits({ user, membership, link, linked, provisioned, session: replacement }))
         await insertAudit(sql, audit);
       return { user, membership, link, linked, provisioned, session, previous };

@@ -126,6 +126,16 @@ export class IdentityFederationReadQueries implements IdentityFederationReads, I
     });
   }
 
+  countExternalIdentities(provider: string): Promise<number> {
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(
+        `select count(*) as linked from ${table('external_identities')} where provider = ? and state = 'active'`,
+        [provider],
+      );
+      return Number(row?.['linked'] ?? 0);
+    });
+  }
+
   findFederationRegistration(organizationId: string, providerId: string): Promise<FederationRegistrationRecord | null> {
     return this.gateway.read(async (sql) => {
       if (!isUuid(organizationId)) return null;

@@ -195,6 +195,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.federationReads.findFederationProviderControlByStorageKey(key);
   findExternalIdentity: IdentityStore['findExternalIdentity'] = (provider, subject) =>
     this.federationReads.findExternalIdentity(provider, subject);
+  countExternalIdentities: IdentityStore['countExternalIdentities'] = (provider) =>
+    this.federationReads.countExternalIdentities(provider);
   findFederationRegistration: IdentityStore['findFederationRegistration'] = (organizationId, providerId) =>
     this.federationReads.findFederationRegistration(organizationId, providerId);
   findFederationProvider: IdentityStore['findFederationProvider'] = (organizationId, providerId) =>
