@@ -59,6 +59,10 @@ export interface SamlTestResponseOptions {
   readonly now?: Date;
   /** @default 'alice@idp.test' */
   readonly nameId?: string;
+  /** @default 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent' */
+  readonly nameIdFormat?: string;
+  /** Raw XML appended inside Conditions (after the AudienceRestriction), signed with the rest. @default none */
+  readonly extraConditionsXml?: string;
   /** Issuer of the Response and the Assertion. @default the IdP entity ID */
   readonly issuer?: string;
   /** Issuer of the Assertion only. @default issuer */
@@ -264,12 +268,12 @@ export class SamlTestIdp {
     return (
       `<saml:Assertion ID="${escapeXml(options.assertionId ?? randomId())}" Version="2.0" IssueInstant="${time(options.issueInstant ?? now)}">` +
       `<saml:Issuer>${issuer}</saml:Issuer>` +
-      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escapeXml(options.nameId ?? 'alice@idp.test')}</saml:NameID>` +
+      `<saml:Subject><saml:NameID Format="${escapeXml(options.nameIdFormat ?? 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent')}">${escapeXml(options.nameId ?? 'alice@idp.test')}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
       `<saml:SubjectConfirmationData InResponseTo="${escapeXml(options.subjectInResponseTo ?? options.requestId)}" Recipient="${escapeXml(options.recipient ?? options.acsUrl)}" NotOnOrAfter="${time(subjectNotOnOrAfter)}"/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions NotBefore="${time(options.notBefore ?? now)}" NotOnOrAfter="${time(notOnOrAfter)}">` +
-      `<saml:AudienceRestriction><saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+      `<saml:AudienceRestriction><saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction>${options.extraConditionsXml ?? ''}</saml:Conditions>` +
       `<saml:AuthnStatement AuthnInstant="${time(now)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
       (attributeXml === '' ? '' : `<saml:AttributeStatement>${attributeXml}</saml:AttributeStatement>`) +
       `</saml:Assertion>`

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FederationProtocolError } from '../federation-protocol.error.js';
-import { attributeOrNull, childrenNamed, parseSamlXml, SAML_NS, soleText } from './saml-dom.js';
+import { attributeOrNull, childElements, childrenNamed, parseSamlXml, SAML_NS, soleText } from './saml-dom.js';
 import type { SamlResponseShape } from './saml-response.structure.js';
 import type { SamlIdentity, SamlIdpSettings, SamlPolicy, SamlSpSettings } from './saml.types.js';
 
@@ -15,7 +15,10 @@ export interface SamlBinding {
 
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 const ENTITY_FORMAT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:entity';
+const TRANSIENT_FORMAT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
 const SUBJECT_MAX_LENGTH = 1024;
+// SAML core §2.5.1: a condition we do not understand makes the assertion indeterminate → refused.
+const KNOWN_CONDITIONS = new Set(['AudienceRestriction', 'OneTimeUse', 'ProxyRestriction']);
 // xs:dateTime in UTC, as SAML core §1.3.3 requires; offsets and local times are refused.
 const SAML_INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?Z$/;
 // A subject is an identifier: control characters are refused.
@@ -50,9 +53,10 @@ export function checkResponseBinding(shape: SamlResponseShape, binding: SamlBind
  * the verified assertion is the envelope's one Assertion (same ID), Version 2.0, Issuer, exactly one
  * NameID (a single text node), one bearer SubjectConfirmation with Recipient = ACS URL,
  * InResponseTo = expected request ID and a live NotOnOrAfter, Conditions with NotBefore and
- * NotOnOrAfter (skewed), every AudienceRestriction naming our SP entity ID, a lifetime
- * (NotOnOrAfter − IssueInstant) within the policy, an IssueInstant not in the future, and at least
- * one AuthnStatement.
+ * NotOnOrAfter (skewed) and no condition beyond AudienceRestriction / OneTimeUse /
+ * ProxyRestriction, every AudienceRestriction naming our SP entity ID, a NameID that is not
+ * transient (it must key a link), a lifetime (NotOnOrAfter − IssueInstant) within the policy, an
+ * IssueInstant not in the future, and at least one AuthnStatement.
  */
 export function readVerifiedAssertion(
   verifiedXml: string,
@@ -101,6 +105,8 @@ function readNameId(subject: Element): string {
   const value = soleText(nameIds[0] as Element);
   if (value === null || value.length === 0 || value.length > SUBJECT_MAX_LENGTH) return invalid('subject_invalid');
   if (value.trim() !== value || CONTROL.test(value)) invalid('subject_invalid');
+  // A transient NameID changes at every sign-in: it cannot key a link (JIT would mint a user each time).
+  if (nameIds[0]?.getAttribute('Format') === TRANSIENT_FORMAT) invalid('subject_transient');
   return value;
 }
 
@@ -109,6 +115,10 @@ function checkConditions(conditions: Element, binding: SamlBinding): number {
   const notBefore = instant(attributeOrNull(conditions, 'NotBefore'));
   const notOnOrAfter = instant(attributeOrNull(conditions, 'NotOnOrAfter'));
   checkWindow(notBefore, notOnOrAfter, binding, 'expired');
+  const unknown = childElements(conditions).some(
+    (condition) => condition.namespaceURI !== SAML_NS.assertion || !KNOWN_CONDITIONS.has(condition.localName ?? ''),
+  );
+  if (unknown) invalid('condition_unsupported');
   const restrictions = childrenNamed(conditions, SAML_NS.assertion, 'AudienceRestriction');
   if (restrictions.length === 0) invalid('audience_mismatch');
   for (const restriction of restrictions) {

@@ -121,16 +121,19 @@ describe('comment, entity and processing-instruction injection', () => {
 describe('algorithm allow-list', () => {
   it('rejects an RSA-SHA1 signature', async () => {
     const xml = harness.xml({ sign: 'assertion', signatureAlgorithm: 'rsa-sha1' });
+    expect(xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#rsa-sha1"');
     await expectFederationError(harness.verify(xml, 'assertion'), 'token_invalid', 'signature_algorithm_not_allowed');
   });
 
   it('rejects a SHA-1 digest under an RSA-SHA256 signature', async () => {
     const xml = harness.xml({ sign: 'assertion', digestAlgorithm: 'sha1' });
+    expect(xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#sha1"');
     await expectFederationError(harness.verify(xml, 'assertion'), 'token_invalid', 'digest_algorithm_not_allowed');
   });
 
   it('rejects an HMAC signature keyed with the IdP certificate (key confusion)', async () => {
     const xml = harness.xml({ sign: 'assertion', signatureAlgorithm: 'hmac-sha1' });
+    expect(xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#hmac-sha1"');
     await expectFederationError(harness.verify(xml, 'assertion'), 'token_invalid', 'signature_algorithm_not_allowed');
   });
 

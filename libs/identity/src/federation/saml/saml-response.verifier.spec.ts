@@ -197,6 +197,23 @@ describe('verifySamlResponse: bindings we enforce ourselves', () => {
     await expectFederationError(harness.verify(xml, 'both'), 'token_invalid', 'issuer_mismatch');
   });
 
+  it('rejects a transient NameID (it cannot key a link)', async () => {
+    const xml = harness.xml({ nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient' });
+    await expectFederationError(harness.verify(xml, 'both'), 'token_invalid', 'subject_transient');
+  });
+
+  it('accepts OneTimeUse and rejects a condition it does not understand', async () => {
+    await expect(
+      harness.verify(harness.xml({ extraConditionsXml: '<saml:OneTimeUse/>' }), 'both'),
+    ).resolves.toBeDefined();
+    const custom = '<saml:Condition xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="x:Geo"/>';
+    await expectFederationError(
+      harness.verify(harness.xml({ extraConditionsXml: custom }), 'both'),
+      'token_invalid',
+      'condition_unsupported',
+    );
+  });
+
   it('rejects an InResponseTo mismatch on the Response', async () => {
     const xml = harness.xml({ responseInResponseTo: '_another-request-0000000' });
     await expectFederationError(harness.verify(xml, 'both'), 'token_invalid', 'in_response_to_mismatch');
