@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DOMParser } from '@xmldom/xmldom';
+import fc from 'fast-check';
 import { expectFederationError, SamlSpHarness } from '../../../../../test/support/federation/saml-sp-harness.js';
 import {
   applyXsw,
@@ -10,6 +11,7 @@ import {
   type XswShape,
 } from '../../../../../test/support/federation/saml-xsw.js';
 import type { SamlSignaturePolicy } from '../../store/identity-federation.records.js';
+import { FederationProtocolError } from '../federation-protocol.error.js';
 
 const harness = new SamlSpHarness();
 const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
@@ -238,5 +240,30 @@ describe('size and shape limits (before any library parses)', () => {
   it('rejects a document that is not UTF-8', async () => {
     const form = Buffer.from([0x3c, 0x61, 0xff, 0xfe, 0x3e]).toString('base64');
     await expectFederationError(harness.verify({ form }, 'both'), 'token_invalid', 'response_encoding_invalid');
+  });
+});
+
+describe('arbitrary tampering', () => {
+  const signed = harness.xml({ sign: 'assertion', nameId: 'alice@idp.test', assertionId: '_assertion-1' });
+  const pieces = ['<', '>', '/', '"', '&', '&amp;', '<!---->', '<x/>', 'ID="_assertion-1"', ' ', 'mallory', '\u0000'];
+
+  it('either fails with a FederationProtocolError or yields the signed identity, never another one', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: signed.length - 1 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom(...pieces),
+        async (at, removed, inserted) => {
+          const tampered = signed.slice(0, at) + inserted + signed.slice(at + removed);
+          try {
+            const identity = await harness.verify(tampered, 'assertion');
+            expect(identity).toMatchObject({ subject: 'alice@idp.test', issuer: harness.idp.entityId });
+          } catch (error) {
+            expect(error).toBeInstanceOf(FederationProtocolError);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
