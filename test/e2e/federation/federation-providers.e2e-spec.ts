@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { IdentityTestApp } from '../../support/identity-app.js';
 import { post } from '../../support/passkey-client.js';
 import { deleteAs, getAs, seedMember, tenantRows } from '../../support/tenant-seed.js';
-import { samlTestIdentityProvider } from '../../support/federation/saml-idp.js';
+import { SamlTestIdp } from '../../support/federation/saml-idp.js';
 import {
   bootFederationApp,
   CLIENT_SECRET,
@@ -112,7 +112,7 @@ describe('organization-managed federation providers (issue 14, Deliver 4)', () =
   });
 
   it('registers a SAML provider from IdP metadata: the view has the ACS URL, SP entity id and metadata URL', async () => {
-    const saml = await samlTestIdentityProvider();
+    const saml = new SamlTestIdp();
     const created = await post(identity, providers(), tenant.owner.session).send({
       providerId: 'corp-saml',
       protocol: 'saml',
