@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SoftwareAuthenticator } from '@tessera/identity-testing';
 import type { IdentityTestApp } from '../../support/identity-app.js';
-import { post, registerPasskey, stepUp } from '../../support/passkey-client.js';
+import { post, registerPasskey, sessionOf, stepUp } from '../../support/passkey-client.js';
 import { getAs, seedMember, tenantRows } from '../../support/tenant-seed.js';
 import {
   bootFederationApp,
@@ -79,22 +79,27 @@ describe('federation lifecycle: kill switch, linking and the first passkey (iden
     const done = await callback(identity, started.callbackPath, [started.stateCookie, member.session.cookie]);
     const federated = federatedSessionOf(done);
     const me = await getAs(identity, '/identity/v1/me', federated);
-    expect(me.body.id).toBe(member.userId);
+    expect(me.body.userId).toBe(member.userId);
     expect((await getAs(identity, '/identity/v1/me', member.session)).status).toBe(401);
-    const [previous] = await tenantRows(identity).sql('select state, rotated_to_id from tessera_identity.sessions where id = ?', [
-      member.session.sessionId,
-    ]);
+    const [previous] = await tenantRows(identity).sql(
+      'select state, rotated_to_id from tessera_identity.sessions where id = ?',
+      [member.session.sessionId],
+    );
     expect(previous).toMatchObject({ state: 'rotated', rotated_to_id: federated.sessionId });
     // Signing in later through the provider reaches the same user (the link is by issuer + subject).
     const again = await federatedSignIn(identity, idp, tenant.organizationId, 'linked-subject');
-    expect((await getAs(identity, '/identity/v1/me', again)).body.id).toBe(member.userId);
+    expect((await getAs(identity, '/identity/v1/me', again)).body.userId).toBe(member.userId);
   });
 
   it('needs a recent passkey to link (403 step_up_required)', async () => {
     const stale = await seedMember(identity, tenant.organizationId, 'publisher', {
       authenticatedAt: new Date(identity.clock.now().getTime() - 3600_000),
     });
-    const start = await getAs(identity, `/identity/v1/federation/${tenant.organizationId}/acme-idp/start`, stale.session);
+    const start = await getAs(
+      identity,
+      `/identity/v1/federation/${tenant.organizationId}/acme-idp/start`,
+      stale.session,
+    );
     expect(start.status).toBe(403);
     expect(start.body.error.code).toBe('step_up_required');
   });
@@ -111,7 +116,7 @@ describe('federation lifecycle: kill switch, linking and the first passkey (iden
     expect(second.body.error.code).toBe('step_up_required');
     const stepped = await stepUp(identity, session, authenticator);
     expect(stepped.status).toBe(200);
-    const after = await post(identity, '/identity/v1/passkeys/registration/start', session);
+    const after = await post(identity, '/identity/v1/passkeys/registration/start', sessionOf(stepped));
     expect(after.status).toBe(200);
   });
 });
