@@ -64,8 +64,8 @@ export class IdentityTestRows {
   }
 
   /** An organization (active unless told); returns its id. */
-  async organization(over: { state?: OrganizationState; at?: Date } = {}): Promise<string> {
-    const id = testUuidV7(over.at);
+  async organization(over: { state?: OrganizationState; at?: Date; id?: string } = {}): Promise<string> {
+    const id = over.id ?? testUuidV7(over.at);
     const at = over.at ?? DEFAULT_AT;
     const state = over.state ?? 'active';
     await this.insert('organizations', {
