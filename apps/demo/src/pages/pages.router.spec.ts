@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createTestExchange } from '@tessera/web';
+import { DEMO_FEDERATION, demoIdentity } from '../identity/demo-identity.config.js';
 import { PAGE_ASSETS_PREFIX, type PageAssets } from './page-assets.js';
 import { PAGE_HEADERS } from './page-headers.js';
 import { pagesRouter } from './pages.router.js';
@@ -39,6 +40,14 @@ describe('pagesRouter', () => {
     expect(response.status).toBe(200);
     expect(response.text).toContain(`src="${PAGE_ASSETS_PREFIX}/organization.page-HASH.js"`);
     expect(response.text).toContain('<h3 id="sso-heading">Single sign-on</h3>');
+  });
+
+  it('lands federated sign-ins (federation.successPath) on the account page, whose script adopts the CSRF hand-off', async () => {
+    expect(demoIdentity(3000, undefined, {}).federation).toBe(DEMO_FEDERATION);
+    const { response } = await get(builtAssets(), DEMO_FEDERATION.successPath!);
+    expect(response.status).toBe(200);
+    expect(response.text).toContain(`src="${PAGE_ASSETS_PREFIX}/identity.page-HASH.js"`);
+    expect(response.text).toContain('<section id="first-passkey" class="notice"');
   });
 
   it('answers 503 with no-store when the pages were not built, and leaves other paths to the next handler', async () => {

@@ -36,7 +36,7 @@ export const IDENTITY_PAGE: PageTemplate = {
 
 <section class="panel" aria-labelledby="organizations-heading">
 <h3 id="organizations-heading">Organizations</h3>
-<p>See the organizations you belong to, create one, manage members, invitations, service identities and the audit log: <a href="/identity/organizations">Your organizations</a>.</p>
+<p>See the organizations you belong to, create one, manage members, invitations, single sign-on, service identities and the audit log: <a href="/identity/organizations">Your organizations</a>.</p>
 </section>
 
 <section class="panel" aria-labelledby="passkeys-heading">
