@@ -61,7 +61,7 @@ export async function submitOidcProvider(page: Page, organizationId: string, for
   await oidc.getByLabel('Client ID', { exact: true }).fill(form.clientId);
   await oidc.getByLabel('Client secret (optional)', { exact: true }).fill(form.clientSecret ?? '');
   await oidc.getByLabel('Create accounts on first sign-in (just-in-time)').setChecked(form.jit);
-  return submitAndCollect(page, organizationId, oidc.getByRole('button', { name: 'Add OIDC provider' }));
+  return submitAndCollect(page, organizationId, oidc, oidc.getByRole('button', { name: 'Add OIDC provider' }));
 }
 
 /** Fills and submits the SAML form by fields; returns every POST to the providers path. */
@@ -74,19 +74,18 @@ export async function submitSamlProvider(page: Page, organizationId: string, for
   await saml.getByLabel('Signing certificates (PEM)', { exact: true }).fill(form.certificatesPem);
   await saml.getByLabel('Signatures required', { exact: true }).selectOption(form.signaturePolicy);
   await saml.getByLabel('Create accounts on first sign-in (just-in-time)').setChecked(form.jit);
-  return submitAndCollect(page, organizationId, saml.getByRole('button', { name: 'Add SAML provider' }));
+  return submitAndCollect(page, organizationId, saml, saml.getByRole('button', { name: 'Add SAML provider' }));
 }
 
-/** Clicks `submit` and collects the provider POSTs until the page reports success or an error. */
-async function submitAndCollect(page: Page, organizationId: string, submit: Locator): Promise<Response[]> {
+/**
+ * Clicks `submit` of `form` and collects the provider POSTs until the page's action is over (the
+ * form is no longer `aria-busy`), whatever its outcome.
+ */
+async function submitAndCollect(page: Page, organizationId: string, form: Locator, submit: Locator) {
   const posts = collectResponses(page, 'POST', providersPath(organizationId));
-  const settled = page.waitForFunction(
-    () =>
-      (globalThis as any).document.querySelector('#error-message') !== null ||
-      /added and enabled/.test((globalThis as any).document.querySelector('#status')?.textContent ?? ''),
-  );
+  // The submit handler marks the form busy while it dispatches the click; the action ends by unmarking it.
   await submit.click();
-  await settled;
+  await form.and(page.locator(':not([aria-busy])')).waitFor();
   posts.stop();
   return posts.responses;
 }
