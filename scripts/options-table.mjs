@@ -19,6 +19,7 @@ const SOURCES = [
   'config/identity.config.ts',
   'config/identity-bounds.config.ts',
   'runtime/key-ring.resolver.ts',
+  'federation/federation.options.ts',
 ];
 
 /** Interfaces and type aliases of the sources: name → { doc, defaultTag, members }. */

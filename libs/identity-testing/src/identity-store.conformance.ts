@@ -9,7 +9,11 @@ import { credentialCases } from './conformance/credential.cases.js';
 import { deviceGrantCases } from './conformance/device-grant.cases.js';
 import { deviceTokenCases } from './conformance/device-token.cases.js';
 import { environmentCases } from './conformance/environment.cases.js';
+import { federationLinkCases } from './conformance/federation-link.cases.js';
+import { federationProviderCases } from './conformance/federation-provider.cases.js';
+import { federationRegistrationCases } from './conformance/federation-registration.cases.js';
 import { federationStandingCases } from './conformance/federation-standing.cases.js';
+import { federationTransactionCases } from './conformance/federation-transaction.cases.js';
 import { invitationCases } from './conformance/invitation.cases.js';
 import { invitationAcceptanceCases } from './conformance/invitation-acceptance.cases.js';
 import { maintenanceCases } from './conformance/maintenance.cases.js';
@@ -31,8 +35,10 @@ import { sessionTouchCases } from './conformance/session-touch.cases.js';
  * FEDERATED_FIRST_PASSKEY_SINGLE, passkey sign-in and step-up, RECOVERY_REUSE_AND_GENERATION,
  * recovery enrollment, ADMINISTRATIVE_RECOVERY_ACTIVATION, SERVICE_CREDENTIAL_TRANSITIONS, device grants (one claim
  * under 50 concurrent exchanges, the device part of CONCURRENT_RETRY_SEMANTICS),
- * DEVICE_TOKEN_REPLAY_AND_FAMILY_REVOCATION and the refresh retry window, reads, audit append and
- * RATE_LIMIT_SHARED_COUNTER on one shared, provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
+ * DEVICE_TOKEN_REPLAY_AND_FAMILY_REVOCATION and the refresh retry window, reads, federated session
+ * standing, FEDERATION_PROVIDER_LIFECYCLE, FEDERATION_LINK_CONFLICTS_AND_REPLAY_RECEIPTS,
+ * FEDERATION_JIT_ATOMICITY, federation transactions (one consumer of 20) and provider registrations,
+ * audit append and RATE_LIMIT_SHARED_COUNTER on one shared, provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
  *
  * @example
  * runIdentityStoreConformance({
@@ -73,6 +79,10 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       deviceTokenCases(world);
       readCases(world);
       federationStandingCases(world);
+      federationProviderCases(world);
+      federationLinkCases(world);
+      federationTransactionCases(world);
+      federationRegistrationCases(world);
       rateLimitCases(world);
       maintenanceCases(world);
     });

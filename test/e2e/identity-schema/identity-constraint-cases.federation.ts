@@ -8,6 +8,7 @@ import {
   type ConstraintCase,
 } from './identity-constraint-cases.builders.js';
 import { storageKey, uuidV7 } from './identity-rows.fixture.js';
+import { samlRegistration } from './identity-rows.federation.js';
 
 export const externalReplayReceipts: ConstraintCase[] = [
   unique('external_replay_receipts_pkey', 'external_replay_receipts', (first) => ({ id: first.id })),
@@ -70,6 +71,37 @@ export const federationTransactions: ConstraintCase[] = [
   check('federation_transactions_expiry_check', 'federation_transactions', (rows) =>
     Promise.resolve({ expires_at: rows.now }),
   ),
+  foreign('federation_transactions_initiator_session_id_foreign', 'federation_transactions', {
+    initiator_session_id: uuidV7(),
+  }),
+];
+
+const REGISTRATIONS = 'federation_provider_registrations';
+
+export const federationProviderRegistrations: ConstraintCase[] = [
+  unique(`${REGISTRATIONS}_pkey`, REGISTRATIONS, (first) => ({
+    organization_id: first.organization_id,
+    provider_id: first.provider_id,
+  })),
+  unique(`${REGISTRATIONS}_storage_key_unique`, REGISTRATIONS, (first) => ({ storage_key: first.storage_key })),
+  foreign(`${REGISTRATIONS}_organization_id_foreign`, REGISTRATIONS, { organization_id: uuidV7() }),
+  check(`${REGISTRATIONS}_provider_id_check`, REGISTRATIONS, { provider_id: 'Okta' }),
+  outsider(REGISTRATIONS, 'protocol', 'ldap'),
+  check(`${REGISTRATIONS}_display_name_check`, REGISTRATIONS, { display_name: '' }),
+  check(`${REGISTRATIONS}_storage_key_check`, REGISTRATIONS, { storage_key: storageKey('saml') }),
+  check(`${REGISTRATIONS}_issuer_check`, REGISTRATIONS, { issuer: '' }),
+  check(`${REGISTRATIONS}_client_id_check`, REGISTRATIONS, { client_id: '' }),
+  check(`${REGISTRATIONS}_client_secret_check`, REGISTRATIONS, { client_secret_ciphertext: Buffer.alloc(0) }),
+  check(`${REGISTRATIONS}_idp_entity_id_check`, REGISTRATIONS, samlRegistration({ idp_entity_id: '' })),
+  check(`${REGISTRATIONS}_sso_url_check`, REGISTRATIONS, samlRegistration({ sso_url: '' })),
+  check(
+    `${REGISTRATIONS}_idp_certificates_pem_check`,
+    REGISTRATIONS,
+    samlRegistration({ idp_certificates_pem: Array.from({ length: 9 }, () => 'PEM') }),
+  ),
+  check(`${REGISTRATIONS}_signature_policy_check`, REGISTRATIONS, samlRegistration({ signature_policy: 'none' })),
+  check(`${REGISTRATIONS}_protocol_columns_check`, REGISTRATIONS, { issuer: null }),
+  version(REGISTRATIONS),
 ];
 
 function scimReceipt(table: 'scim_operations' | 'scim_batch_operations'): ConstraintCase[] {

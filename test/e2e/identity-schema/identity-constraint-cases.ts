@@ -14,6 +14,7 @@ import type { ConstraintCase } from './identity-constraint-cases.builders.js';
 import {
   externalReplayReceipts,
   federationProviderControls,
+  federationProviderRegistrations,
   federationTransactions,
   scim,
 } from './identity-constraint-cases.federation.js';
@@ -56,6 +57,7 @@ export const CONSTRAINT_CASES: readonly ConstraintCase[] = [
   ...externalReplayReceipts,
   ...federationProviderControls,
   ...federationTransactions,
+  ...federationProviderRegistrations,
   ...auditEvents,
   ...scim,
   ...rateLimitBuckets,

@@ -26,6 +26,7 @@ const MUTABLE_TABLES = [
   'device_refresh_tokens',
   'external_identities',
   'federation_provider_controls',
+  'federation_provider_registrations',
   'scim_groups',
   'rate_limit_buckets',
 ];
@@ -33,6 +34,7 @@ const MUTABLE_TABLES = [
 const INITIAL = 'tessera_identity_20261122000000_initial';
 const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
+const FEDERATION = 'tessera_identity_20261126000000_federation';
 
 /** Runs on embedded PGlite, or on fresh databases of the DATABASE_URL server when it is set. */
 describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -66,7 +68,7 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
 
     it('records the identity migrations under their namespaced names in tessera_identity', async () => {
       const applied = await sql(`select name from "tessera_identity"."mikro_orm_migrations" order by id`);
-      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY]);
+      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
     });
 
     it('stores no JSON documents, only timestamptz instants and uuid ids', async () => {
@@ -148,14 +150,18 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
         (await sql(`select version from "tessera_identity"."schema_migrations" order by version`)).map(
           (row) => row.version,
         );
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
+      await migrator.down();
       expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY]);
+      expect(await tablesIn(IDENTITY_SCHEMA)).not.toContain('federation_provider_registrations');
       await migrator.down();
       expect(await ledger()).toEqual([INITIAL, LEDGER]);
       await migrator.down();
       expect(await ledger()).toEqual([]);
-      expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...IDENTITY_TABLES, IDENTITY_MIGRATIONS_TABLE].sort());
+      const beforeFederation = IDENTITY_TABLES.filter((name) => name !== 'federation_provider_registrations');
+      expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...beforeFederation, IDENTITY_MIGRATIONS_TABLE].sort());
       await migrator.up();
-      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY]);
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
     });
 
     it('drops every identity table but keeps the schema holding the migrator table, and up() recreates them', async () => {

@@ -3,6 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { MachineAccessRows } from './identity-rows.machine-access.js';
 import { b64, MINUTE, storageKey, token, uuidV7, type Row } from './identity-rows.values.js';
 
+/** Column overrides turning the default (OIDC) registration row into a valid SAML one. */
+export function samlRegistration(over: Row = {}): Row {
+  return {
+    protocol: 'saml',
+    storage_key: storageKey('saml'),
+    issuer: null,
+    client_id: null,
+    idp_entity_id: 'https://idp.example.test/metadata',
+    sso_url: 'https://idp.example.test/sso',
+    idp_certificates_pem: ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----'],
+    signature_policy: 'assertion',
+    ...over,
+  };
+}
+
 /** Builders of the tables OIDC/SAML sign-in and SCIM provisioning write. */
 export class FederationRows extends MachineAccessRows {
   externalReplayReceipts(over: Row = {}): Promise<Row> {
@@ -48,6 +63,28 @@ export class FederationRows extends MachineAccessRows {
       nonce_digest: b64(),
       expires_at: this.at(5 * MINUTE),
       created_at: this.now,
+      ...over,
+    });
+  }
+
+  /** An OIDC registration (no client secret); {@link samlRegistration} gives the SAML columns. */
+  async federationProviderRegistrations(over: Row = {}): Promise<Row> {
+    return this.insert('federation_provider_registrations', {
+      organization_id: over.organization_id ?? (await this.organizations()).id,
+      provider_id: `idp-${token()}`,
+      protocol: 'oidc',
+      display_name: 'Example IdP',
+      jit: false,
+      storage_key: storageKey('oidc'),
+      issuer: 'https://idp.example.test',
+      client_id: 'tessera',
+      client_secret_ciphertext: null,
+      idp_entity_id: null,
+      sso_url: null,
+      idp_certificates_pem: [],
+      signature_policy: null,
+      created_at: this.now,
+      updated_at: this.now,
       ...over,
     });
   }

@@ -32,6 +32,7 @@ export const IDENTITY_TABLES = [
   'external_replay_receipts',
   'federation_provider_controls',
   'federation_transactions',
+  'federation_provider_registrations',
   'audit_events',
   'scim_operations',
   'scim_batch_operations',

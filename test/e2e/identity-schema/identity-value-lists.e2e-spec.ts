@@ -57,6 +57,12 @@ describe(CONSTRAINTS_SUITE, () => {
       ['federation_provider_controls', 'kind', ['oidc', 'saml']],
       ['federation_provider_controls', 'state', ['enabled', 'disabled']],
       ['federation_transactions', 'kind', ['oidc', 'saml']],
+      ['federation_provider_registrations', 'protocol', ['oidc', 'saml']],
+      [
+        'federation_provider_registrations',
+        'signature_policy',
+        ['assertion', 'response', 'both', 'assertion_or_response'],
+      ],
       ['audit_events', 'actor_type', ['anonymous', 'user', 'service', 'system']],
       [
         'audit_events',

@@ -34,6 +34,7 @@ const MIGRATE_HINT =
 const INITIAL = 'tessera_identity_20261122000000_initial';
 const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
+const FEDERATION = 'tessera_identity_20261126000000_federation';
 
 /** The environment marker row(s) of the app's database. */
 async function markerOf(app: INestApplication): Promise<Record<string, unknown>[]> {
@@ -74,7 +75,9 @@ async function execute(url: string, statement: string): Promise<Record<string, u
  * migration, and (unless `marker` is null) carrying the marker its start or provision wrote.
  */
 async function migratedBeforeTheLedger(url: string, marker: { environment: string; namespace: string } | null) {
-  const list = IDENTITY_DATABASE.migrations!.list.filter(({ name }) => name !== LEDGER && name !== DEVICE_RETRY);
+  const list = IDENTITY_DATABASE.migrations!.list.filter(
+    ({ name }) => name !== LEDGER && name !== DEVICE_RETRY && name !== FEDERATION,
+  );
   expect(
     await runMigrations({ ...IDENTITY_DATABASE, url, migrations: { ...IDENTITY_DATABASE.migrations!, list } }),
   ).toEqual([INITIAL]);
@@ -160,7 +163,7 @@ describe('identity environment marker and the provision command (identity-model 
     const database = await fresh();
     const options = { database: { ...IDENTITY_DATABASE, url: database.url }, environment: 'production' as const };
     const first = await provisionIdentityDatabase(options);
-    expect(first.applied).toEqual([INITIAL, LEDGER, DEVICE_RETRY]);
+    expect(first.applied).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
     expect(first.marker).toEqual({ environment: 'production', namespace: 'tessera_production' });
     expect(await provisionIdentityDatabase(options)).toEqual({ applied: [], marker: first.marker });
 
@@ -243,7 +246,7 @@ describe('identity schema version at start (identity-model §9.7)', () => {
     expect(await execute(url, 'select version from tessera_identity.schema_migrations')).toEqual([]);
 
     // `npm run migrate`
-    expect(await runMigrations({ ...IDENTITY_DATABASE, url })).toEqual([LEDGER, DEVICE_RETRY]);
+    expect(await runMigrations({ ...IDENTITY_DATABASE, url })).toEqual([LEDGER, DEVICE_RETRY, FEDERATION]);
     await expectServes(url);
   });
 
@@ -294,6 +297,7 @@ describe('identity schema version at start (identity-model §9.7)', () => {
       { version: INITIAL },
       { version: LEDGER },
       { version: DEVICE_RETRY },
+      { version: FEDERATION },
     ]);
   });
 });

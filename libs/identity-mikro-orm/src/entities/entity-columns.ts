@@ -31,6 +31,7 @@ export const IDENTITY_ENTITY_NAMES = {
   externalReplayReceipt: 'TesseraIdentityExternalReplayReceipt',
   federationProviderControl: 'TesseraIdentityFederationProviderControl',
   federationTransaction: 'TesseraIdentityFederationTransaction',
+  federationProviderRegistration: 'TesseraIdentityFederationProviderRegistration',
   auditEvent: 'TesseraIdentityAuditEvent',
   scimOperation: 'TesseraIdentityScimOperation',
   scimBatchOperation: 'TesseraIdentityScimBatchOperation',

@@ -117,6 +117,8 @@ export interface IdentityFederationTransactionRow {
   nonceDigest: string | null;
   expiresAt: Date;
   createdAt: Date;
+  /** The signed-in session that started federation to link its user; the row goes with it. */
+  initiatorSessionId: string | null;
 }
 
 /**
@@ -146,6 +148,15 @@ export const IdentityFederationTransactionSchema = new EntitySchema<IdentityFede
     nonceDigest: textColumn('nonce_digest', { nullable: true }),
     expiresAt: timestampColumn('expires_at'),
     createdAt: timestampColumn('created_at'),
+    initiatorSessionId: {
+      ...referenceColumn(
+        IDENTITY_ENTITY_NAMES.session,
+        'initiator_session_id',
+        'federation_transactions_initiator_session_id_foreign',
+        { nullable: true },
+      ),
+      deleteRule: 'cascade',
+    },
   },
   indexes: [{ name: 'federation_transactions_expires_at_index', properties: ['expiresAt'] }],
   checks: [

@@ -14,6 +14,7 @@ import {
   IdentityFederationProviderControlSchema,
   IdentityFederationTransactionSchema,
 } from './federation-providers.entity.js';
+import { IdentityFederationProviderRegistrationSchema } from './federation-registrations.entity.js';
 import { IdentityInvitationSchema } from './invitations.entity.js';
 import { IdentityMembershipSchema } from './memberships.entity.js';
 import { IdentityOrganizationSchema } from './organizations.entity.js';
@@ -60,6 +61,7 @@ export const identityEntities = [
   IdentityExternalReplayReceiptSchema,
   IdentityFederationProviderControlSchema,
   IdentityFederationTransactionSchema,
+  IdentityFederationProviderRegistrationSchema,
   IdentityAuditEventSchema,
   IdentityScimOperationSchema,
   IdentityScimBatchOperationSchema,

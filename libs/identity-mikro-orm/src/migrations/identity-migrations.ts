@@ -8,6 +8,10 @@ import {
   IDENTITY_DEVICE_RETRY_MIGRATION_NAME,
   Migration20261125000000IdentityDeviceRetry,
 } from './migration-20261125000000-identity-device-retry.js';
+import {
+  IDENTITY_FEDERATION_MIGRATION_NAME,
+  Migration20261126000000IdentityFederation,
+} from './migration-20261126000000-identity-federation.js';
 
 /**
  * The migrations of `@tessera/identity-mikro-orm`, oldest first, for `migrations.list` of
@@ -28,4 +32,5 @@ export const identityMigrations: readonly MigrationObject[] = Object.freeze([
   { name: 'tessera_identity_20261122000000_initial', class: Migration20261122000000IdentityInitial },
   { name: IDENTITY_MIGRATION_LEDGER_NAME, class: Migration20261122060000IdentityMigrationLedger },
   { name: IDENTITY_DEVICE_RETRY_MIGRATION_NAME, class: Migration20261125000000IdentityDeviceRetry },
+  { name: IDENTITY_FEDERATION_MIGRATION_NAME, class: Migration20261126000000IdentityFederation },
 ]);

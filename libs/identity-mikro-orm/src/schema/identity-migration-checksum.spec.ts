@@ -101,6 +101,7 @@ describe('identityMigrationChecksums', () => {
       // Only ledger statements: the SHA-256 of no SQL at all.
       { name: 'tessera_identity_20261122060000_migration_ledger', checksum: sha256('') },
       { name: 'tessera_identity_20261125000000_device_retry', checksum: RELEASED_DEVICE_RETRY_CHECKSUM },
+      { name: 'tessera_identity_20261126000000_federation', checksum: RELEASED_FEDERATION_CHECKSUM },
     ]);
   });
 });
@@ -126,6 +127,9 @@ describe('isIdentityLedgerStatement', () => {
       expect(isIdentityLedgerStatement(statement)).toBe(false);
   });
 });
+
+/** SHA-256 of the federation migration's SQL (issue 14); frozen like the others once released. */
+const RELEASED_FEDERATION_CHECKSUM = '083b2afc53279992b54d2faaaf0c35c53494448d1af562ccbf62dd2e1349ec26';
 
 /** SHA-256 of the device retry migration's SQL (issue 13); frozen like the initial one. */
 const RELEASED_DEVICE_RETRY_CHECKSUM = 'a0c79e8c9031358d05505a74f6cd39be004b2f41107af18e58bd011e9d3fc6c9';

@@ -1,3 +1,10 @@
+import {
+  EXTERNAL_IDENTITY_FIELDS,
+  FEDERATION_PROVIDER_CONTROL_FIELDS,
+  FEDERATION_PROVIDER_REGISTRATION_FIELDS,
+  FEDERATION_TRANSACTION_FIELDS,
+} from './identity-federation.fields.js';
+
 /*
  * Every column of the rows a joined statement hands back under a prefix (`<prefix><column>`), so
  * the row mappers read them with `unprefix`. Kept in the schema's column order.
@@ -332,6 +339,10 @@ const TABLE_FIELDS: Record<string, readonly string[]> = {
   device_refresh_tokens: DEVICE_REFRESH_TOKEN_FIELDS,
   device_grant_digest_reservations: DEVICE_GRANT_DIGEST_RESERVATION_FIELDS,
   device_token_credential_reservations: DEVICE_TOKEN_CREDENTIAL_RESERVATION_FIELDS,
+  external_identities: EXTERNAL_IDENTITY_FIELDS,
+  federation_provider_controls: FEDERATION_PROVIDER_CONTROL_FIELDS,
+  federation_transactions: FEDERATION_TRANSACTION_FIELDS,
+  federation_provider_registrations: FEDERATION_PROVIDER_REGISTRATION_FIELDS,
 };
 
 /**

@@ -9,6 +9,9 @@ import { IdentityDeviceTokenCommandHandlers } from './identity-device-token.comm
 import { IdentityDeviceReadQueries } from './identity-device.reads.js';
 import { IdentityEnrollmentCommandHandlers } from './identity-enrollment.commands.js';
 import { IdentityFederationReadQueries } from './identity-federation.reads.js';
+import { IdentityFederationCommandHandlers } from './identity-federation.commands.js';
+import { IdentityFederationLinkCommandHandlers } from './identity-federation-link.commands.js';
+import { IdentityFederationRegistrationCommandHandlers } from './identity-federation-registration.commands.js';
 import { IdentityMaintenanceCommandHandlers } from './identity-maintenance.commands.js';
 import { IdentityInvitationAuditReadQueries } from './identity-invitation-audit.reads.js';
 import { IdentityInvitationCommandHandlers } from './identity-invitation.commands.js';
@@ -51,6 +54,9 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly organizationReads: IdentityOrganizationReadQueries;
   private readonly organizations: IdentityOrganizationCommandHandlers;
   private readonly federationReads: IdentityFederationReadQueries;
+  private readonly federation: IdentityFederationCommandHandlers;
+  private readonly federationLinks: IdentityFederationLinkCommandHandlers;
+  private readonly federationRegistrations: IdentityFederationRegistrationCommandHandlers;
   private readonly maintenance: IdentityMaintenanceCommandHandlers;
   private readonly deviceReads: IdentityDeviceReadQueries;
   private readonly deviceGrants: IdentityDeviceGrantCommandHandlers;
@@ -74,6 +80,9 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.organizationReads = new IdentityOrganizationReadQueries(gateway);
     this.organizations = new IdentityOrganizationCommandHandlers(gateway);
     this.federationReads = new IdentityFederationReadQueries(gateway);
+    this.federation = new IdentityFederationCommandHandlers(gateway);
+    this.federationLinks = new IdentityFederationLinkCommandHandlers(gateway);
+    this.federationRegistrations = new IdentityFederationRegistrationCommandHandlers(gateway);
     this.maintenance = new IdentityMaintenanceCommandHandlers(gateway);
     this.deviceReads = new IdentityDeviceReadQueries(gateway);
     this.deviceGrants = new IdentityDeviceGrantCommandHandlers(gateway);
@@ -180,6 +189,40 @@ export class MikroOrmIdentityStore implements IdentityStore {
 
   findFederatedSessionStanding: IdentityStore['findFederatedSessionStanding'] = (federation, userId) =>
     this.federationReads.findFederatedSessionStanding(federation, userId);
+  findFederationProviderControl: IdentityStore['findFederationProviderControl'] = (organizationId, providerId) =>
+    this.federationReads.findFederationProviderControl(organizationId, providerId);
+  findFederationProviderControlByStorageKey: IdentityStore['findFederationProviderControlByStorageKey'] = (key) =>
+    this.federationReads.findFederationProviderControlByStorageKey(key);
+  findExternalIdentity: IdentityStore['findExternalIdentity'] = (provider, subject) =>
+    this.federationReads.findExternalIdentity(provider, subject);
+  countExternalIdentities: IdentityStore['countExternalIdentities'] = (provider) =>
+    this.federationReads.countExternalIdentities(provider);
+  findFederationRegistration: IdentityStore['findFederationRegistration'] = (organizationId, providerId) =>
+    this.federationReads.findFederationRegistration(organizationId, providerId);
+  findFederationProvider: IdentityStore['findFederationProvider'] = (organizationId, providerId) =>
+    this.federationReads.findFederationProvider(organizationId, providerId);
+  listFederationProviders: IdentityStore['listFederationProviders'] = (organizationId) =>
+    this.federationReads.listFederationProviders(organizationId);
+  acquireFederationProviderLease: IdentityStore['acquireFederationProviderLease'] = (input) =>
+    this.federation.acquireFederationProviderLease(input);
+  validateFederationProviderLease: IdentityStore['validateFederationProviderLease'] = (lease) =>
+    this.federation.validateFederationProviderLease(lease);
+  compareAndSetFederationProviderState: IdentityStore['compareAndSetFederationProviderState'] = (input) =>
+    this.federation.compareAndSetFederationProviderState(input);
+  createFederationTransaction: IdentityStore['createFederationTransaction'] = (transaction) =>
+    this.federation.createFederationTransaction(transaction);
+  consumeFederationTransaction: IdentityStore['consumeFederationTransaction'] = (input) =>
+    this.federation.consumeFederationTransaction(input);
+  recordExternalIdentityReplay: IdentityStore['recordExternalIdentityReplay'] = (input) =>
+    this.federation.recordExternalIdentityReplay(input);
+  linkExternalIdentity: IdentityStore['linkExternalIdentity'] = (input) =>
+    this.federationLinks.linkExternalIdentity(input);
+  createFederationRegistration: IdentityStore['createFederationRegistration'] = (input) =>
+    this.federationRegistrations.createFederationRegistration(input);
+  updateFederationRegistration: IdentityStore['updateFederationRegistration'] = (input) =>
+    this.federationRegistrations.updateFederationRegistration(input);
+  deleteFederationRegistration: IdentityStore['deleteFederationRegistration'] = (input) =>
+    this.federationRegistrations.deleteFederationRegistration(input);
   purgeExpiredRows: IdentityStore['purgeExpiredRows'] = (input) => this.maintenance.purgeExpiredRows(input);
 
   findDeviceGrant: IdentityStore['findDeviceGrant'] = (id) => this.deviceReads.findDeviceGrant(id);

@@ -34,6 +34,25 @@ export function maintenanceCases(world: ConformanceWorld): void {
       return id;
     }
 
+    async function federationTransaction(at: Date, ttlSeconds: number): Promise<string> {
+      const selectorDigest = randomBytes(32).toString('base64url');
+      await world.rows.insert('federation_transactions', {
+        selector_digest: selectorDigest,
+        organization_id: world.organizationId,
+        provider_id: 'idp',
+        kind: 'saml',
+        storage_key: `saml.${randomBytes(32).toString('base64url')}`,
+        provider_session_epoch: 0,
+        provider_version: 0,
+        pkce_verifier_ciphertext: null,
+        request_id_ciphertext: randomBytes(48),
+        nonce_digest: null,
+        expires_at: new Date(at.getTime() + ttlSeconds * 1000),
+        created_at: at,
+      });
+      return selectorDigest;
+    }
+
     const exists = async (table: string, column: string, id: string) =>
       (await world.rows.count(table, `${column} = ?`, [id])) === 1;
 
@@ -57,6 +76,18 @@ export function maintenanceCases(world: ConformanceWorld): void {
       expect(await exists('rate_limit_buckets', 'bucket_key', liveBucket)).toBe(true);
       expect(await exists('external_replay_receipts', 'id', oldReceipt)).toBe(false);
       expect(await exists('external_replay_receipts', 'id', liveReceipt)).toBe(true);
+    });
+
+    it('deletes federation transactions whose expiry passed and keeps the live ones', async () => {
+      const at = new Date(past().getTime() - 120 * MINUTE);
+      const expired = await federationTransaction(at, 300);
+      const live = await federationTransaction(at, 900);
+      const batch = unwrap(
+        await world.store.purgeExpiredRows({ before: new Date(at.getTime() + 10 * MINUTE), batchSize: 100 }),
+      );
+      expect(batch.deleted.federationTransactions).toBeGreaterThanOrEqual(1);
+      expect(await exists('federation_transactions', 'selector_digest', expired)).toBe(false);
+      expect(await exists('federation_transactions', 'selector_digest', live)).toBe(true);
     });
 
     it('deletes at most batchSize rows of a table per batch and says more are left', async () => {

@@ -29,7 +29,6 @@ const NON_PUBLIC = (() => {
   for (const [network, prefix] of [
     ['::', 128],
     ['::1', 128],
-    ['::ffff:0:0', 96],
     ['64:ff9b::', 96],
     ['100::', 64],
     ['2001:db8::', 32],
@@ -52,6 +51,9 @@ const NON_PUBLIC = (() => {
 export function isNonPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return true;
+  // IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is refused outright: a net.BlockList IPv6 rule for it would
+  // also match every IPv4 address.
+  if (family === 6 && /^::ffff:/i.test(address)) return true;
   return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 

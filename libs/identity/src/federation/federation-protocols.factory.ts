@@ -2,7 +2,9 @@ import type { IdentityKernel } from '../identity-kernel.js';
 import { federationHttpClient } from './federation-outbound.js';
 import type { FederationProtocols } from './federation-protocols.js';
 import { OidcRelyingParty } from './oidc/index.js';
-import { SamlServiceProvider } from './saml/index.js';
+import { buildAuthnRequestUrl } from './saml/saml-authn-request.js';
+import { parseIdpMetadata, serviceProviderMetadata } from './saml/saml-metadata.js';
+import { verifySamlResponse } from './saml/saml-response.verifier.js';
 
 /**
  * The OIDC relying party and SAML service provider of one kernel: outbound fetches through the
@@ -26,6 +28,12 @@ export function createFederationProtocols(kernel: IdentityKernel): FederationPro
         allowMissingIssParameter: kernel.federation.allowMissingIssParameter,
       },
     }),
-    saml: new SamlServiceProvider({ clockSkewSeconds: skew, maxAssertionLifetimeSeconds: 600 }),
+    saml: {
+      buildAuthnRequestUrl,
+      verifySamlResponse: (sp, idp, input) =>
+        verifySamlResponse(sp, idp, { clockSkewSeconds: skew, maxAssertionLifetimeSeconds: 600 }, input),
+      serviceProviderMetadata,
+      parseIdpMetadata,
+    },
   };
 }

@@ -96,7 +96,7 @@ export interface ExternalIdentityRecord {
   /** The provider's storage key. */
   readonly provider: string;
   readonly subject: string;
-  readonly state: 'active' | 'suspended' | 'revoked';
+  readonly state: 'active' | 'suspended' | 'unlinked';
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
