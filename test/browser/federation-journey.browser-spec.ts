@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startOidcTestIdp, type OidcTestIdp } from '../support/federation/oidc-idp.js';
 import {
@@ -25,6 +24,7 @@ import {
   unsafeCall,
 } from './support/federation-pages.js';
 import { BrowserHarness } from './support/harness.js';
+import { startSamlBrowserIdp, type SamlBrowserIdp } from './support/saml-browser-idp.js';
 import { meAnswer } from './support/identity-account.js';
 import {
   API,
@@ -60,11 +60,14 @@ const TOKEN_43 = /^[A-Za-z0-9_-]{43}$/;
  * organization page's "Single sign-on" panel; a new user signs in through the organization's
  * sign-in page with JIT, lands as `viewer`, registers a first passkey (FED1), is refused
  * step-up-only actions until a passkey step-up; disabling the provider ends federated sessions at
- * once (`session_revoked`). The tests share one demo and IdP and run in order.
+ * once (`session_revoked`). Then a SAML provider registered from its metadata signs a new user in
+ * through the HTTP-POST binding with a really signed response. The tests share one demo and the
+ * two IdPs and run in order.
  */
-describe('enterprise single sign-on (OIDC) in Chromium', () => {
+describe('enterprise single sign-on (OIDC and SAML) in Chromium', () => {
   let harness: BrowserHarness;
   let idp: OidcTestIdp;
+  let saml: SamlBrowserIdp;
   let owner: BrowserDevice;
   let employee: BrowserDevice;
   let secondBrowser: BrowserDevice;
@@ -74,6 +77,7 @@ describe('enterprise single sign-on (OIDC) in Chromium', () => {
 
   beforeAll(async () => {
     idp = await startOidcTestIdp();
+    saml = await startSamlBrowserIdp();
     harness = await BrowserHarness.start();
     owner = await harness.device();
   });
@@ -81,6 +85,7 @@ describe('enterprise single sign-on (OIDC) in Chromium', () => {
   afterAll(async () => {
     await harness?.stop();
     await idp?.close();
+    await saml?.close();
   });
 
   it('serves the organization sign-in page hardened, and says so for an unknown organization', async () => {
@@ -167,7 +172,7 @@ describe('enterprise single sign-on (OIDC) in Chromium', () => {
 
   it('a SAML provider shows the ACS URL, SP entity ID and metadata URL to paste; deleting it removes it', async () => {
     const { page } = owner;
-    const certificate = readFileSync('test/support/federation/fixtures/idp-rsa.cert.pem', 'utf8');
+    const certificate = saml.idp.certificatePem;
     const posts = await submitSamlProvider(page, organizationId, {
       providerId: 'okta-saml',
       displayName: 'Okta (SAML)',
@@ -306,6 +311,46 @@ describe('enterprise single sign-on (OIDC) in Chromium', () => {
       secondBrowser.page,
       secondBrowser.page.getByRole('link', { name: `Sign in with ${PROVIDER.displayName}` }),
     );
+  });
+
+  it('a SAML provider from IdP metadata: a new user signs in through the HTTP-POST binding (JIT) and lands as viewer', async () => {
+    const { page } = owner;
+    await openOrganization(page, `/identity/organizations/${organizationId}`, ORGANIZATION);
+    const posts = await submitSamlProvider(page, organizationId, {
+      providerId: 'corp-saml',
+      displayName: 'Corp SAML',
+      metadataXml: saml.idp.metadataXml(),
+      signaturePolicy: 'assertion',
+      jit: true,
+    });
+    expect(posts.map((response) => response.status()).at(-1)).toBe(201);
+    expect(await posts.at(-1)!.json()).toMatchObject({
+      idpEntityId: saml.idp.entityId,
+      ssoUrl: saml.idp.ssoUrl,
+      signaturePolicy: 'assertion',
+      jit: true,
+    });
+    expect(await page.locator('#sso-details').textContent()).toContain(saml.idp.ssoUrl);
+
+    const newcomer = await harness.device();
+    saml.nextLogin('saml-employee-7');
+    const callback = await signInThroughSso(newcomer.page, organizationId, 'Corp SAML');
+    expect([callback.request().method(), callback.status()]).toEqual(['POST', 303]);
+    expect(await sessionStorageItem(newcomer.page, CSRF_KEY)).toMatch(TOKEN_43);
+    expect(await documentCookies(newcomer.page)).not.toContain(FEDERATION_CSRF_COOKIE);
+    expect(await newcomer.page.locator('#sessions-body tr.current').textContent()).toContain('saml');
+    await expectSuccess(newcomer.page, newcomer.page.getByRole('heading', { name: 'Add your first passkey now' }));
+    await openOrganizations(newcomer.page);
+    expect(await newcomer.page.getByRole('row', { name: new RegExp(ORGANIZATION) }).textContent()).toContain('viewer');
+
+    await openOrganization(page, `/identity/organizations/${organizationId}`, ORGANIZATION);
+    expect(await providerCells(page, 'Corp SAML')).toEqual([
+      'Corp SAMLcorp-saml',
+      'SAML',
+      'enabled',
+      '1',
+      'on (new users join as viewer)',
+    ]);
   });
 
   it('no device saw a page error or a CSP violation', () => {

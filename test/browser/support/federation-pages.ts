@@ -16,16 +16,13 @@ export interface OidcProviderForm {
   jit: boolean;
 }
 
-/** The SAML provider form of the panel, by fields (entity ID, SSO URL, certificates). */
-export interface SamlProviderForm {
+/** The SAML provider form of the panel: the IdP by its metadata XML, or by its three fields. */
+export type SamlProviderForm = {
   providerId: string;
   displayName: string;
-  idpEntityId: string;
-  ssoUrl: string;
-  certificatesPem: string;
   signaturePolicy: string;
   jit: boolean;
-}
+} & ({ metadataXml: string } | { idpEntityId: string; ssoUrl: string; certificatesPem: string });
 
 /** Identity API path of an organization's providers (management routes). */
 export function providersPath(organizationId: string): string {
@@ -64,14 +61,18 @@ export async function submitOidcProvider(page: Page, organizationId: string, for
   return submitAndCollect(page, organizationId, oidc, oidc.getByRole('button', { name: 'Add OIDC provider' }));
 }
 
-/** Fills and submits the SAML form by fields; returns every POST to the providers path. */
+/** Fills and submits the SAML form; returns every POST to the providers path. */
 export async function submitSamlProvider(page: Page, organizationId: string, form: SamlProviderForm) {
   const saml = page.locator('#add-saml-provider');
   await saml.getByLabel('Provider ID', { exact: true }).fill(form.providerId);
   await saml.getByLabel('Display name', { exact: true }).fill(form.displayName);
-  await saml.getByLabel('Identity provider entity ID', { exact: true }).fill(form.idpEntityId);
-  await saml.getByLabel('Single sign-on URL (HTTP-Redirect)', { exact: true }).fill(form.ssoUrl);
-  await saml.getByLabel('Signing certificates (PEM)', { exact: true }).fill(form.certificatesPem);
+  if ('metadataXml' in form) {
+    await saml.getByLabel('Identity provider metadata XML', { exact: true }).fill(form.metadataXml);
+  } else {
+    await saml.getByLabel('Identity provider entity ID', { exact: true }).fill(form.idpEntityId);
+    await saml.getByLabel('Single sign-on URL (HTTP-Redirect)', { exact: true }).fill(form.ssoUrl);
+    await saml.getByLabel('Signing certificates (PEM)', { exact: true }).fill(form.certificatesPem);
+  }
   await saml.getByLabel('Signatures required', { exact: true }).selectOption(form.signaturePolicy);
   await saml.getByLabel('Create accounts on first sign-in (just-in-time)').setChecked(form.jit);
   return submitAndCollect(page, organizationId, saml, saml.getByRole('button', { name: 'Add SAML provider' }));
