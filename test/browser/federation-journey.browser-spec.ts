@@ -23,6 +23,7 @@ import {
   toggleProvider,
   unsafeCall,
 } from './support/federation-pages.js';
+import { freePort } from './support/demo-server.js';
 import { BrowserHarness } from './support/harness.js';
 import { startSamlBrowserIdp, type SamlBrowserIdp } from './support/saml-browser-idp.js';
 import { meAnswer } from './support/identity-account.js';
@@ -147,7 +148,7 @@ describe('enterprise single sign-on (OIDC and SAML) in Chromium', () => {
     await screenshot(page, 'federation-sso-panel-oidc');
   });
 
-  it('refuses a taken provider ID (409) and an issuer the policy refuses (400), saying what to check', async () => {
+  it('refuses a taken provider ID (409), an issuer the policy refuses (400) and an unreachable one (503), saying what to check', async () => {
     const { page } = owner;
     const again = await submitOidcProvider(page, organizationId, { ...PROVIDER, issuer: idp.issuer, jit: false });
     expect(again.map((response) => response.status()).at(-1)).toBe(409);
@@ -166,6 +167,17 @@ describe('enterprise single sign-on (OIDC and SAML) in Chromium', () => {
     expect(refused.map((response) => response.status()).at(-1)).toBe(400);
     expect((await pageError(page)).message).toMatch(
       /^The request is invalid\. Check the provider ID .* the issuer \(https/,
+    );
+
+    const unreachable = await submitOidcProvider(page, organizationId, {
+      ...PROVIDER,
+      providerId: 'unreachable',
+      issuer: `http://127.0.0.1:${await freePort()}`,
+      jit: false,
+    });
+    expect(unreachable.map((response) => response.status()).at(-1)).toBe(503);
+    expect((await pageError(page)).message).toMatch(
+      /^The identity service is temporarily unavailable\. The identity provider could not be reached/,
     );
     expect(await page.locator('#sso-body tr').count()).toBe(1);
   });
