@@ -146,6 +146,15 @@ describe('enterprise single sign-on (OIDC and SAML) in Chromium', () => {
     expect(await storedPageState(page)).not.toContain(PROVIDER.clientSecret);
     expect(await page.locator('#oidc-client-secret').inputValue()).toBe('');
     await screenshot(page, 'federation-sso-panel-oidc');
+
+    // The sign-in page tells a visitor who is signed in already that signing in there links the provider.
+    await page.getByRole('link', { name: `${harness.demo.origin}${ssoPagePath(organizationId)}` }).click();
+    await expectSuccess(page, page.getByRole('link', { name: `Sign in with ${PROVIDER.displayName}` }));
+    expect(await page.locator('#sso-signed-in').textContent()).toContain(
+      `You are already signed in as ${FIRST_OWNER.displayName}`,
+    );
+    await page.goBack();
+    await expectSuccess(page, providerRow(page, PROVIDER.displayName));
   });
 
   it('refuses a taken provider ID (409), an issuer the policy refuses (400) and an unreachable one (503), saying what to check', async () => {
