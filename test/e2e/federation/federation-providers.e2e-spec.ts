@@ -150,7 +150,12 @@ describe('organization-managed federation providers (issue 14, Deliver 4)', () =
     });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ displayName: 'Acme SSO', jit: false, hasClientSecret: false, version: 1 });
-    for (const body of [{ issuer: 'https://x.example.com' }, { providerId: 'x' }, { ssoUrl: 'https://x.example.com' }, {}]) {
+    for (const body of [
+      { issuer: 'https://x.example.com' },
+      { providerId: 'x' },
+      { ssoUrl: 'https://x.example.com' },
+      {},
+    ]) {
       const refused = await patch(identity, `${providers()}/acme-idp`, tenant.owner.session).send(body);
       expect(refused.status).toBe(400);
     }

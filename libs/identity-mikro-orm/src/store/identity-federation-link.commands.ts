@@ -143,8 +143,8 @@ async function issueSession(
   session: NewSession,
   predecessor: SessionRecord | null,
 ): Promise<{ session: SessionRecord; previous: SessionRecord | null }> {
-  const { mode, at } = input;
-  if (mode.kind === 'sign_in' || predecessor === null) {
+  const { at } = input;
+  if (predecessor === null) {
     const inserted = await insertRow(
       sql,
       'sessions',
@@ -155,7 +155,7 @@ async function issueSession(
   return rotateWithin(sql, {
     sessionId: predecessor.id,
     expectedVersion: predecessor.version,
-    expectedUserId: mode.expectedUserId,
+    expectedUserId: predecessor.userId,
     replacement: session,
     at,
   });
@@ -166,15 +166,20 @@ async function issueSession(
  * before the rotation (the replacement continues them); missing → `not_found`, not active or of
  * another user → `session_not_active`.
  */
-async function lockPredecessor(sql: Sql, mode: LinkInput['mode']): Promise<SessionRecord | null> {
-  if (mode.kind !== 'link') return null;
-  if (!isUuid(mode.sessionId)) abort('not_found');
-  const [row] = await sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ? for update`, [
-    mode.sessionId,
-  ]);
-  const session = sessionFromRow(row ?? abort('not_found'));
-  if (session.state !== 'active' || session.userId !== mode.expectedUserId) abort('session_not_active');
-  return session;
+async function lockPredecessor(sql: Sql, mode: LinkInput['mode'], at: Date): Promise<SessionRecord | null> {
+  const id = mode.kind === 'link' ? mode.sessionId : (mode.replacesSessionId ?? null);
+  if (id === null) return null;
+  if (!isUuid(id)) return mode.kind === 'link' ? abort('not_found') : null;
+  const [row] = await sql(`select ${allColumns('sessions')} from ${table('sessions')} where id = ? for update`, [id]);
+  if (row === undefined) return mode.kind === 'link' ? abort('not_found') : null;
+  const session = sessionFromRow(row);
+  if (mode.kind === 'link') {
+    if (session.state !== 'active' || session.userId !== mode.expectedUserId) abort('session_not_active');
+    return session;
+  }
+  // A sign-in replaces the caller's session only while it is active and unexpired.
+  const live = session.state === 'active' && session.idleExpiresAt > at && session.absoluteExpiresAt > at;
+  return live ? session : null;
 }
 
 /**
@@ -197,7 +202,9 @@ export class IdentityFederationLinkCommandHandlers implements Pick<IdentityFeder
       await insertReplayReceipt(sql, lease, assertion, at);
       const { link, linked, provisioned } = await resolveLink(sql, input);
       const { membership, user } = await requireStanding(sql, lease.organizationId, link.userId);
-      const predecessor = await lockPredecessor(sql, input.mode);
+      const locked = await lockPredecessor(sql, input.mode, at);
+      // A sign-in rotates the caller's session only when it belongs to the signed-in user.
+      const predecessor = locked !== null && locked.userId === user.id ? locked : null;
       const replacement = sessionFor(user, link, predecessor);
       if (!carriesProvenance(replacement, user, link, lease)) abort('invalid_transition');
       const { session, previous } = await issueSession(sql, input, user, replacement, predecessor);

@@ -17,8 +17,8 @@ function certificateView(pem: string): CertificateView {
   return {
     sha256Fingerprint: createHash('sha256').update(certificate.raw).digest('hex'),
     subject: certificate.subject.replace(/\n/g, ', '),
-    notBefore: new Date(certificate.validFrom).toISOString(),
-    notAfter: new Date(certificate.validTo).toISOString(),
+    notBefore: formatTimestamp(new Date(certificate.validFrom)),
+    notAfter: formatTimestamp(new Date(certificate.validTo)),
   };
 }
 

@@ -68,6 +68,10 @@ export class IdentityFederationProviders {
       at: call.at,
       audits: (entry) => [
         this.audit(call, organizationId, 'federation_provider.created', entry.registration.storageKey),
+        // Re-registering a deleted provider enables its (disabled) control again.
+        ...(entry.control !== null && entry.control.version > 0
+          ? [this.audit(call, organizationId, 'federation_provider.enabled', entry.registration.storageKey)]
+          : []),
       ],
     });
     if (!result.ok) throw organizationFailure(result.code);
@@ -108,6 +112,10 @@ export class IdentityFederationProviders {
       reason: 'provider_deleted',
       at: call.at,
       audits: (entry) => [
+        // Deleting disables the control first (epoch + 1) when it was enabled.
+        ...(entry.control?.state === 'disabled' && entry.control.updatedAt.getTime() === call.at.getTime()
+          ? [this.audit(call, organizationId, 'federation_provider.disabled', entry.registration.storageKey)]
+          : []),
         this.audit(call, organizationId, 'federation_provider.deleted', entry.registration.storageKey),
       ],
     });

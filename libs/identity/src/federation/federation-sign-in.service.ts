@@ -9,6 +9,7 @@ import type { FederationProviderLease, FederationTransactionRecord } from '../st
 import type { AuditEventInput } from '../store/identity-records.js';
 import type { StoreResult } from '../store/identity-store.port.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
+import { storeRead } from '../http/route-kit.js';
 import { encodeBase64Url } from '../tokens/base64url.codec.js';
 import { openFederationSecret, randomToken43, sealFederationSecret, sha256Base64Url } from './federation-keys.js';
 import {
@@ -90,10 +91,11 @@ export class IdentityFederationSignIn {
     context: IdentityContext | undefined,
     organizationId: string,
     providerId: string,
+    crossSite: boolean,
   ): Promise<FederationStart> {
     const { kernel } = this;
     const provider = await this.provider(organizationId, providerId);
-    const initiatorSessionId = this.initiator(context);
+    const initiatorSessionId = crossSite ? null : this.initiator(context);
     const lease = await this.lease(provider, call.at);
     const selector = randomToken43(kernel.runtime.random);
     const selectorDigest = sha256Base64Url(selector);
@@ -155,6 +157,7 @@ export class IdentityFederationSignIn {
   ): Promise<FederationSignedIn> {
     const transaction = await this.consume(call, provider, selector);
     if (query.has('error')) throw new IdentityError('invalid_credentials');
+    query.delete('session_state');
     const binding = [provider.organizationId, provider.providerId, transaction.selectorDigest];
     const codeVerifier = this.open('pkce_verifier', binding, transaction.pkceVerifierCiphertext);
     const secret = this.registry.clientSecret(provider);
@@ -224,13 +227,26 @@ export class IdentityFederationSignIn {
     return { spEntityId: urls.metadataUrl, acsUrl: urls.callbackUrl };
   }
 
-  /** The initiating session of a link, or `null` for a sign-in (a restricted or non-passkey caller signs in). */
+  /**
+   * The caller's session, recorded with the transaction: a passkey session links the provider
+   * identity to its user (and must hold a recent passkey, else 403 `step_up_required`); any other
+   * session (federated, restricted) is rotated into the new federated session when the sign-in
+   * reaches the same user. `null` when anonymous. A start the browser marks cross-site never
+   * links: a page elsewhere cannot attach an identity to the signed-in user.
+   */
   private initiator(context: IdentityContext | undefined): string | null {
     const session = context?.session;
     if (context === undefined || session === undefined || context.principal.kind !== 'user') return null;
-    if (session.authenticationMethod !== 'passkey') return null;
-    this.sessions.requireStep(context);
+    if (session.authenticationMethod === 'passkey') this.sessions.requireStep(context);
     return session.id;
+  }
+
+  /** The provider of a callback: unknown, or disabled right now, is 404 (identity-http §6). */
+  async callbackProvider(organizationId: string, providerId: string): Promise<FederationProvider> {
+    const provider = await this.provider(organizationId, providerId);
+    const control = await storeRead(() => this.kernel.store.findFederationProviderControl(organizationId, providerId));
+    if (control?.state === 'disabled') throw new IdentityError('not_found');
+    return provider;
   }
 
   private async lease(provider: FederationProvider, at: Date): Promise<FederationProviderLease> {
@@ -279,9 +295,17 @@ export class IdentityFederationSignIn {
     const organizationId = provider.organizationId;
     let issued: IssuedSession | undefined;
     const jitUserId = generateUuidV7(clock, random);
-    const linking = transaction.initiatorSessionId;
-    const expectedUser = linking === null ? null : await kernel.store.findSession(linking);
-    if (linking !== null && (expectedUser === null || expectedUser.state !== 'active')) {
+    const initiator =
+      transaction.initiatorSessionId === null
+        ? null
+        : await storeRead(() => kernel.store.findSession(transaction.initiatorSessionId as string));
+    // Linking is for the passkey session that started the sign-in; it must still be active.
+    const linking = initiator !== null && initiator.authenticationMethod === 'passkey' ? initiator : null;
+    if (
+      transaction.initiatorSessionId !== null &&
+      initiator?.authenticationMethod === 'passkey' &&
+      initiator.state !== 'active'
+    ) {
       throw new IdentityError('invalid_credentials');
     }
     const result: StoreResult<FederatedSignIn> = await kernel.store.linkExternalIdentity({
@@ -292,9 +316,10 @@ export class IdentityFederationSignIn {
         replayExpiresAt: identity.replayExpiresAt,
       },
       mode:
-        linking === null || expectedUser === null
+        linking === null
           ? {
               kind: 'sign_in',
+              replacesSessionId: initiator?.id ?? null,
               jit: provider.jit
                 ? {
                     user: { id: jitUserId, primaryEmail: null, displayName: `${provider.displayName} user` },
@@ -302,7 +327,7 @@ export class IdentityFederationSignIn {
                   }
                 : null,
             }
-          : { kind: 'link', sessionId: linking, expectedUserId: expectedUser.userId },
+          : { kind: 'link', sessionId: linking.id, expectedUserId: linking.userId },
       externalIdentityId: generateUuidV7(clock, random),
       at: call.at,
       sessionFor: (user, link, predecessor) => {
@@ -333,7 +358,7 @@ export class IdentityFederationSignIn {
         });
         return issued.session;
       },
-      audits: (outcome) => this.audits(call, provider, outcome, linking !== null),
+      audits: (outcome) => this.audits(call, provider, outcome),
     });
     if (!result.ok || issued === undefined) throw callbackFailure(result.ok ? 'internal' : result.code);
     return { issued, result: result.value };
@@ -343,8 +368,9 @@ export class IdentityFederationSignIn {
     call: RequestFacts,
     provider: FederationProvider,
     outcome: Parameters<Parameters<IdentityKernel['store']['linkExternalIdentity']>[0]['audits']>[0],
-    rotated: boolean,
   ): AuditEventInput[] {
+    // A replacement continues its predecessor's family with counter + 1; a new family starts at 0.
+    const rotated = outcome.session.rotationCounter > 0;
     const organizationId = provider.organizationId;
     const actor = { type: 'user' as const, userId: outcome.user.id };
     const event = (action: string, target: { type: string; id: string }, reasonCode?: string) =>

@@ -14,7 +14,7 @@ export const FEDERATION_STATE_COOKIES = Object.freeze({
 /** The CSRF hand-off cookie of a federated sign-in (identity-http §9.1). */
 export const FEDERATION_CSRF_COOKIE = '__Host-tessera_csrf';
 
-const FEDERATION_PATH = /^\/identity\/v1\/federation\//;
+const FEDERATION_PATH = /^\/identity\/v1\/(?:federation\/|organizations\/[^/]+\/federation\/)/;
 const CALLBACK_PATH = /^\/identity\/v1\/federation\/[^/]+\/[^/]+\/callback$/;
 
 /**
@@ -30,7 +30,8 @@ export function isFederationCallbackPath(path: string): boolean {
 }
 
 /**
- * Stage 1½ on `/identity/v1/federation/**`: every answer, errors included, carries
+ * Stage 1½ on `/identity/v1/federation/**` and the provider routes
+ * (`/identity/v1/organizations/{orgId}/federation/**`): every answer, errors included, carries
  * `Cache-Control: no-store`, `Pragma: no-cache`, `Referrer-Policy: no-referrer` and
  * `X-Content-Type-Options: nosniff` (identity-http §6).
  *
@@ -90,12 +91,15 @@ export function requireNoQueryOrBody(exchange: Exchange): void {
   if (chunked || lengths.some((length) => length.trim() !== '0')) throw new IdentityError('request_invalid');
 }
 
-const SUCCESS_NAMES = new Set(['code', 'state', 'iss']);
-const ERROR_NAMES = new Set(['error', 'error_description', 'error_uri', 'state', 'iss']);
+// `session_state` (OpenID Connect Session Management) is sent by Keycloak and Entra ID whatever the
+// client asked; it is accepted and ignored.
+const SUCCESS_NAMES = new Set(['code', 'state', 'iss', 'session_state']);
+const ERROR_NAMES = new Set(['error', 'error_description', 'error_uri', 'state', 'iss', 'session_state']);
 
 /**
  * The OIDC callback query (identity-http §6): ≤ 12 KiB; either exactly `code` (1..8192) and
- * `state` (16..512) plus an optional RFC 9207 `iss`, or an authorization error response (`error`
+ * `state` (16..512) plus an optional RFC 9207 `iss` (and `session_state`, which Keycloak and Entra
+ * ID always send, ignored), or an authorization error response (`error`
  * with optional `error_description`, `error_uri`, `state`, `iss`). Repeated, unknown, empty or
  * undecodable parameters and a body are 400.
  *
@@ -120,7 +124,7 @@ export function oidcCallbackQuery(exchange: Exchange): URLSearchParams {
     } catch {
       throw new IdentityError('request_invalid');
     }
-    if (query.has(name) || value === '') throw new IdentityError('request_invalid');
+    if (query.has(name) || value === '' || value.length > 8192) throw new IdentityError('request_invalid');
     query.append(name, value);
   }
   const names = [...query.keys()];

@@ -75,8 +75,16 @@ export interface IdentityFederationRegistryReads {
 
 /** How a verified federated sign-in ends (identity-http §6). */
 export type FederatedSignInMode =
-  /** Sign in through an existing link; without one, JIT (when `jit` is given) or `not_found`. */
-  | { readonly kind: 'sign_in'; readonly jit: { readonly user: NewUser; readonly membershipId: string } | null }
+  /**
+   * Sign in through an existing link; without one, JIT (when `jit` is given) or `not_found`. The
+   * caller's session (`replacesSessionId`), when still active and of the signed-in user, is
+   * rotated into the federated session; otherwise it is left alone.
+   */
+  | {
+      readonly kind: 'sign_in';
+      readonly jit: { readonly user: NewUser; readonly membershipId: string } | null;
+      readonly replacesSessionId?: string | null;
+    }
   /**
    * A signed-in user links the identity to their own account: the initiating session (active, of
    * `expectedUserId`) is rotated into the federated session; an identity linked to another user is

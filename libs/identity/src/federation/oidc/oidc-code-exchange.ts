@@ -168,6 +168,7 @@ function tokenEndpointFailure(status: number, text: string): FederationProtocolE
     return new FederationProtocolError('configuration', 'client_rejected');
   }
   if (status >= 300 && status < 400) return new FederationProtocolError('unavailable', 'token_endpoint_redirect');
+  if (status >= 500) return new FederationProtocolError('unavailable', 'token_endpoint_unavailable');
   return new FederationProtocolError('idp_error', 'token_endpoint_error');
 }
 

@@ -104,7 +104,7 @@ export const FEDERATION_ROUTES: IdentityRouteTable = [
       tag: 'federation',
       summary: 'Start a federated sign-in',
       description:
-        'No query, no body. Redirects to the IdP (OIDC authorization request with PKCE S256, state and nonce; SAML AuthnRequest over HTTP-Redirect) and sets the state cookie. Started by a signed-in passkey user (with a recent passkey, else 403 `step_up_required`), the callback links the provider identity to that user and rotates their session. Unknown, disabled or mismatched providers are 404.',
+        'No query, no body. Redirects to the IdP (OIDC authorization request with PKCE S256, state and nonce; SAML AuthnRequest over HTTP-Redirect) and sets the state cookie. Started by a signed-in passkey user (with a recent passkey, else 403 `step_up_required`), the callback links the provider identity to that user and rotates their session; another signed-in session is rotated when the sign-in reaches the same user. A start the browser marks cross-site (`Sec-Fetch-Site`) never links. Unknown, disabled or mismatched providers are 404.',
       responses: {
         302: {
           description: 'To the IdP; `Location` starts with the allowlisted IdP endpoint followed by `?`.',
@@ -120,7 +120,10 @@ export const FEDERATION_ROUTES: IdentityRouteTable = [
     handle: async (call) => {
       const { organizationId, providerId } = pathOf(call);
       requireNoQueryOrBody(call.exchange);
-      const started = await call.services.federation.start(call, call.context, organizationId, providerId);
+      // Fetch metadata (identity-http §6): a start the browser marks cross-site never links.
+      const site = call.exchange.headerValues('sec-fetch-site');
+      const crossSite = site.some((value) => value !== 'same-origin' && value !== 'none');
+      const started = await call.services.federation.start(call, call.context, organizationId, providerId, crossSite);
       call.exchange.appendHeader('set-cookie', stateCookie(started.protocol, started.selector, started.maxAgeSeconds));
       call.exchange.respond({ status: 302, headers: { location: started.location } });
     },
@@ -146,7 +149,7 @@ export const FEDERATION_ROUTES: IdentityRouteTable = [
       const { organizationId, providerId } = pathOf(call);
       clearStateCookies(call);
       const query = oidcCallbackQuery(call.exchange);
-      const provider = await call.services.federation.provider(organizationId, providerId);
+      const provider = await call.services.federation.callbackProvider(organizationId, providerId);
       if (provider.protocol !== 'oidc') throw new IdentityError('not_found');
       const selector = stateSelector(call.exchange, 'oidc');
       const state = query.get('state');
@@ -172,9 +175,9 @@ export const FEDERATION_ROUTES: IdentityRouteTable = [
     handle: async (call) => {
       const { organizationId, providerId } = pathOf(call);
       clearStateCookies(call);
-      const provider = await call.services.federation.provider(organizationId, providerId);
-      if (provider.protocol !== 'saml') throw new IdentityError('not_found');
       const { samlResponse, relayState } = await samlCallbackForm(call.exchange);
+      const provider = await call.services.federation.callbackProvider(organizationId, providerId);
+      if (provider.protocol !== 'saml') throw new IdentityError('not_found');
       const selector = stateSelector(call.exchange, 'saml');
       if (selector === undefined || !sameSelector(selector, relayState)) throw new IdentityError('invalid_credentials');
       const signedIn = await call.services.federation.completeSaml(call, provider, samlResponse, selector);
