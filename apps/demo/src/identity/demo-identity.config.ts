@@ -7,6 +7,7 @@ import {
   createNodeIdentityRuntime,
   identityConfigFromEnv,
   type IdentityConfig,
+  type IdentityModuleOptions,
   type IdentityRuntime,
 } from '@tessera/identity';
 
@@ -32,6 +33,16 @@ const ref = (name: string) => `env:TESSERA_DEVELOPMENT_${name}`;
 export const DEMO_CAPABILITIES = Object.freeze({
   device: ['identity.profile', 'identity.organizations', 'organization.read', 'package.publish'],
   service: ['package.publish'],
+});
+
+/**
+ * The demo's enterprise federation (identity-http §6): organization owners and admins register
+ * their OIDC and SAML providers on the organization page ("Single sign-on"); a completed sign-in
+ * lands on the account page, whose script adopts the session's CSRF token from the
+ * `__Host-tessera_csrf` cookie and offers the first passkey (FED1).
+ */
+export const DEMO_FEDERATION: NonNullable<IdentityModuleOptions['federation']> = Object.freeze({
+  successPath: '/identity',
 });
 
 /**
@@ -68,20 +79,28 @@ export function deployedFromEnv(env: NodeJS.ProcessEnv): boolean {
   return env.NODE_ENV === 'production' || env.NODE_ENV === 'staging';
 }
 
+/** What {@link demoIdentity} hands to `IdentityModule.forRoot`. */
+export interface DemoIdentity {
+  readonly config: IdentityConfig;
+  readonly runtime: IdentityRuntime;
+  readonly federation: NonNullable<IdentityModuleOptions['federation']>;
+}
+
 /**
- * The demo's identity configuration and runtime: in production/staging (see
+ * The demo's identity configuration, runtime and federation options: in production/staging (see
  * {@link deployedFromEnv}) built from environment variables with `env:`/`file:` secret references;
- * otherwise development at `http://localhost:<port>` with generated secrets.
+ * otherwise development at `http://localhost:<port>` with generated secrets. Either way federated
+ * sign-ins land on the account page ({@link DEMO_FEDERATION}).
+ *
+ * @example
+ * IdentityModule.forRoot({ ...demoIdentity(3000, undefined, process.env), store });
  */
-export function demoIdentity(
-  port: number,
-  secretsFile: string | undefined,
-  env: NodeJS.ProcessEnv,
-): { config: IdentityConfig; runtime: IdentityRuntime } {
+export function demoIdentity(port: number, secretsFile: string | undefined, env: NodeJS.ProcessEnv): DemoIdentity {
   if (deployedFromEnv(env)) {
     return {
       config: { ...identityConfigFromEnv(env), capabilities: DEMO_CAPABILITIES },
       runtime: createNodeIdentityRuntime({ secrets: createEnvAndFileSecretResolver(env) }),
+      federation: DEMO_FEDERATION,
     };
   }
   const values = developmentSecrets(secretsFile, env);
@@ -106,5 +125,9 @@ export function demoIdentity(
       ? { lifetimes: { stepUpWindowSeconds: Number(env.TESSERA_STEP_UP_WINDOW_SECONDS) } }
       : {}),
   };
-  return { config, runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }) };
+  return {
+    config,
+    runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }),
+    federation: DEMO_FEDERATION,
+  };
 }

@@ -71,6 +71,12 @@ export function isSignedOut(error: unknown): boolean {
 const CSRF_CHANNEL = 'tessera.identity.csrf-handoff.v1';
 /** A CSRF token: 32 bytes, unpadded base64url. */
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * The cookie a federated sign-in hands the new session's CSRF token over in (identity-http §6):
+ * not HttpOnly so that the landing page can move it into `sessionStorage`, short-lived, and
+ * cleared by the page at once.
+ */
+const FEDERATION_CSRF_COOKIE = '__Host-tessera_csrf';
 
 /**
  * The identity API as the pages use it: same-origin fetches with cookies, JSON bodies, and the CSRF
@@ -85,8 +91,29 @@ export class IdentityApi {
    */
   static async load(): Promise<IdentityApi> {
     const api = new IdentityApi(await send<ClientConfig>('GET', CLIENT_CONFIG_PATH, undefined, {}, 'omit'));
+    api.adoptFederationCsrfCookie();
     api.shareCsrfToken();
     return api;
+  }
+
+  /**
+   * After a federated sign-in (or a provider link) the server answers the callback with a 303 to
+   * the success page and the new session's CSRF token in the `__Host-tessera_csrf` cookie. Any
+   * page that loads moves it into `sessionStorage` (replacing an older session's token) and
+   * clears the cookie, so the token does not linger in the cookie jar. `true` when one was adopted.
+   */
+  adoptFederationCsrfCookie(): boolean {
+    const values = document.cookie
+      .split(';')
+      .map((pair) => pair.trim())
+      .filter((pair) => pair.startsWith(`${FEDERATION_CSRF_COOKIE}=`))
+      .map((pair) => pair.slice(FEDERATION_CSRF_COOKIE.length + 1));
+    if (values.length === 0) return false;
+    document.cookie = `${FEDERATION_CSRF_COOKIE}=; Max-Age=0; Path=/; Secure; SameSite=Lax`;
+    const token = values[0]!;
+    if (values.length !== 1 || !CSRF_TOKEN.test(token)) return false;
+    this.keepCsrfToken(token);
+    return true;
   }
 
   /**

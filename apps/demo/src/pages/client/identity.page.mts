@@ -1,6 +1,12 @@
 import { IdentityApi, isSignedOut } from './api.mjs';
 import { renderPasskeys, renderSessions, type AccountActions, type SessionView } from './account.view.mjs';
 import { authenticate, registerPasskey, withStepUp, type PasskeyView } from './ceremonies.mjs';
+import {
+  asFirstPasskey,
+  firstPasskeyOffer,
+  renderFirstPasskeyOffer,
+  type FirstPasskeyOffer,
+} from './first-passkey.mjs';
 import { forgetReturn, pendingReturn } from './return-to.mjs';
 import { announce, byId, formText, runAction, show, showError, showRecoveryCodes } from './ui.mjs';
 
@@ -22,8 +28,16 @@ const ASSURANCE: Record<string, string> = {
   session: 'session (federated sign-in)',
 };
 
-/** `/identity`: sign-in when there is no usable session, the account otherwise. */
+/**
+ * `/identity`: sign-in when there is no usable session, the account otherwise. A federated
+ * sign-in lands here; while its user has no passkey the page offers the first one (FED1).
+ */
 class AccountPage implements AccountActions {
+  private passkeys: readonly PasskeyView[] = [];
+  private sessions: readonly SessionView[] = [];
+  private offer: FirstPasskeyOffer | undefined;
+  private offerTimer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(private readonly api: IdentityApi) {}
 
   wire(): void {
@@ -55,6 +69,7 @@ class AccountPage implements AccountActions {
     }
     // Lists first, then the section: once the account is visible, everything in it is current.
     await Promise.all([this.refreshPasskeys(), this.refreshSessions()]);
+    this.showFirstPasskeyOffer();
     byId('me-name').textContent = me.displayName;
     byId('me-user-id').textContent = me.userId;
     byId('me-assurance').textContent = ASSURANCE[me.assuranceLevel] ?? me.assuranceLevel;
@@ -64,6 +79,7 @@ class AccountPage implements AccountActions {
 
   private signedOut(): void {
     this.api.forgetCsrfToken();
+    clearTimeout(this.offerTimer);
     show(byId('account'), false);
     show(byId('codes-step'), false);
     show(byId('return-notice'), pendingReturn() !== undefined);
@@ -71,11 +87,27 @@ class AccountPage implements AccountActions {
   }
 
   private async refreshPasskeys(): Promise<void> {
-    renderPasskeys(await this.api.call<PasskeyView[]>('GET', this.api.route('passkeys')), this);
+    this.passkeys = await this.api.call<PasskeyView[]>('GET', this.api.route('passkeys'));
+    renderPasskeys(this.passkeys, this);
   }
 
   private async refreshSessions(): Promise<void> {
-    renderSessions(await this.api.call<SessionView[]>('GET', this.api.route('sessions')), this);
+    this.sessions = await this.api.call<SessionView[]>('GET', this.api.route('sessions'));
+    renderSessions(this.sessions, this);
+  }
+
+  /** The FED1 notice, switched to "too late" when its five minutes end while the page is open. */
+  private showFirstPasskeyOffer(): void {
+    clearTimeout(this.offerTimer);
+    this.offer = firstPasskeyOffer(this.sessions, this.passkeys);
+    renderFirstPasskeyOffer(this.offer);
+    const offer = this.offer;
+    if (offer?.open === true) {
+      this.offerTimer = setTimeout(
+        () => renderFirstPasskeyOffer({ ...offer, open: false }),
+        offer.until.getTime() - Date.now(),
+      );
+    }
   }
 
   private async signIn(): Promise<void> {
@@ -114,7 +146,11 @@ class AccountPage implements AccountActions {
 
   private async addPasskey(name: string): Promise<void> {
     announce('Creating a passkey…');
-    const { passkey } = await this.stepUpFirst(() => registerPasskey(this.api, name));
+    // A federated user's first passkey needs no step-up (FED1), and could not have one.
+    const { passkey } =
+      this.offer === undefined
+        ? await this.stepUpFirst(() => registerPasskey(this.api, name))
+        : await asFirstPasskey(() => registerPasskey(this.api, name));
     byId<HTMLFormElement>('add-passkey').reset();
     await this.refresh();
     announce(`Passkey “${passkey.name}” added.`);

@@ -106,16 +106,14 @@ export class MembersPanel {
         const changed = await this.page.org.change<Membership>('PATCH', ['memberships', membership.id], {
           role: select.value,
         });
-        announce(`The role of ${label} is now ${changed.role}; their sessions were signed out.`);
-        await this.afterChange();
+        await this.afterChange(`The role of ${label} is now ${changed.role}; their sessions were signed out.`);
       });
     });
     const remove = actionButton('Remove', `Remove ${label} from the organization`, 'danger');
     remove.addEventListener('click', () =>
       runAction(remove, async () => {
         await this.page.org.change<Membership>('DELETE', ['memberships', membership.id]);
-        announce(`Removed ${label} from the organization.`);
-        await this.afterChange();
+        await this.afterChange(`Removed ${label} from the organization.`);
       }),
     );
     const cell = tableCell(form, remove);
@@ -140,8 +138,8 @@ export class MembersPanel {
         runAction(revoke, async () => {
           await this.page.org.change<InvitationView>('DELETE', ['invitations', invitation.id]);
           show(byId('invitation-secret'), false);
-          announce(`The invitation for ${invitation.email} was revoked; its link no longer works.`);
           await this.refreshInvitations();
+          announce(`The invitation for ${invitation.email} was revoked; its link no longer works.`);
           await this.page.changed();
         }),
       );
@@ -151,7 +149,13 @@ export class MembersPanel {
     return row;
   }
 
-  private async afterChange(): Promise<void> {
-    if (await this.page.changed()) await this.refreshMembers();
+  /**
+   * After a membership change: the audit log and the members reload, then `done` is announced, so
+   * the page is current when it says so. A change that signed this user out says that instead.
+   */
+  private async afterChange(done: string): Promise<void> {
+    if (!(await this.page.changed())) return;
+    await this.refreshMembers();
+    announce(done);
   }
 }

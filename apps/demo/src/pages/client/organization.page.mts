@@ -8,6 +8,7 @@ import {
   type OrganizationSummary,
 } from './organizations.api.mjs';
 import { ServiceIdentitiesPanel } from './service-identities.panel.mjs';
+import { SingleSignOnPanel } from './sso.panel.mjs';
 import { announce, byId, show, showError, wireForm } from './ui.mjs';
 
 /** The organization ID of `/identity/organizations/{orgId}`: the only place the page learns it. */
@@ -17,7 +18,7 @@ function organizationIdFromUrl(): string {
 
 /**
  * `/identity/organizations/{orgId}`: the organization's facts, members and invitations for every
- * member; the audit log, service identities and settings for owners and admins.
+ * member; the audit log, service identities, single sign-on and settings for owners and admins.
  */
 class OrganizationPage implements OrganizationContext {
   userId = '';
@@ -25,6 +26,7 @@ class OrganizationPage implements OrganizationContext {
   private readonly audit = new AuditLogPanel(this);
   private readonly members = new MembersPanel(this);
   private readonly services = new ServiceIdentitiesPanel(this);
+  private readonly sso = new SingleSignOnPanel(this);
 
   constructor(readonly org: OrganizationApi) {}
 
@@ -32,6 +34,7 @@ class OrganizationPage implements OrganizationContext {
     this.members.wire();
     this.audit.wire();
     this.services.wire();
+    this.sso.wire();
     wireForm('rename-organization', async ({ name }) => {
       const renamed = await this.org.change<Organization>('PATCH', [], { name });
       this.showFacts({ ...renamed, role: byId('organization-role').textContent ?? '' });
@@ -71,7 +74,7 @@ class OrganizationPage implements OrganizationContext {
       show(element, summary.role === 'owner');
     await Promise.all([
       this.members.refresh(),
-      ...(this.manager ? [this.audit.reload(), this.services.refresh()] : []),
+      ...(this.manager ? [this.audit.reload(), this.services.refresh(), this.sso.refresh()] : []),
     ]);
     this.showFacts(summary);
     show(byId('organization'), true);

@@ -3,6 +3,8 @@ import { recoveryCodesBlock, type PageTemplate } from './page-layout.template.js
 /**
  * `/identity`: username-free passkey sign-in, then the account (profile, step-up, a link to the
  * organizations, passkeys, sessions, recovery codes, sign-out). Rows are built by `client/account.view.ts`.
+ * It is also where a federated sign-in lands (`federation.successPath`): `#first-passkey` then
+ * offers the first passkey while the server allows it without a passkey check (FED1).
  */
 export const IDENTITY_PAGE: PageTemplate = {
   title: 'Your account',
@@ -22,6 +24,10 @@ export const IDENTITY_PAGE: PageTemplate = {
 <dt>User ID</dt><dd><code id="me-user-id"></code></dd>
 <dt>Session assurance</dt><dd id="me-assurance"></dd>
 </dl>
+<section id="first-passkey" class="notice" aria-labelledby="first-passkey-heading" hidden>
+<h3 id="first-passkey-heading" tabindex="-1">Add your first passkey now</h3>
+<p id="first-passkey-text"></p>
+</section>
 <p class="actions">
 <button type="button" id="step-up">Confirm it’s you with a passkey</button>
 <button type="button" id="logout" class="secondary">Sign out</button>
@@ -30,7 +36,7 @@ export const IDENTITY_PAGE: PageTemplate = {
 
 <section class="panel" aria-labelledby="organizations-heading">
 <h3 id="organizations-heading">Organizations</h3>
-<p>See the organizations you belong to, create one, manage members, invitations, service identities and the audit log: <a href="/identity/organizations">Your organizations</a>.</p>
+<p>See the organizations you belong to, create one, manage members, invitations, single sign-on, service identities and the audit log: <a href="/identity/organizations">Your organizations</a>.</p>
 </section>
 
 <section class="panel" aria-labelledby="passkeys-heading">

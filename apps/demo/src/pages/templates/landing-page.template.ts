@@ -29,7 +29,7 @@ export const LANDING_SECTIONS: readonly { readonly heading: string; readonly lin
       {
         href: '/identity/organizations',
         label: 'Organizations',
-        description: 'Members, invitations, service identities and the audit log.',
+        description: 'Members, invitations, single sign-on (OIDC and SAML), service identities and the audit log.',
       },
       {
         href: '/device',

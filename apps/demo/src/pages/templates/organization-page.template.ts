@@ -1,5 +1,6 @@
 import type { PageTemplate } from './page-layout.template.js';
 import { SIGNED_OUT_SECTION } from './organizations-page.template.js';
+import { SSO_PANEL } from './sso-panel.template.js';
 
 const ROLE_OPTIONS = ['viewer', 'publisher', 'admin', 'owner']
   .map((role) => `<option value="${role}">${role}</option>`)
@@ -137,7 +138,7 @@ const SETTINGS = `<section class="panel manager-only" aria-labelledby="settings-
  * `/identity/organizations/{orgId}`: one organization, chosen only by the ID in the URL (the
  * server keeps no current organization). Everyone with a membership sees it and its members and
  * invitations; owners and admins (`.manager-only`) also manage members, invitations, the audit log,
- * service identities and settings. The server decides every permission; hiding is only tidiness.
+ * service identities, single sign-on and settings. The server decides every permission; hiding is only tidiness.
  */
 export const ORGANIZATION_PAGE: PageTemplate = {
   title: 'Organization',
@@ -157,6 +158,7 @@ ${SIGNED_OUT_SECTION}
 ${MEMBERS}
 ${AUDIT}
 ${SERVICES}
+${SSO_PANEL}
 ${SETTINGS}
 </section>`,
 };
