@@ -38,6 +38,8 @@ export interface IdentityHostAppOptions {
    * deployment (its `close()` leaves the database to the first). @default none (a fresh database)
    */
   readonly instanceOf?: IdentityTestApp;
+  /** Further secrets the in-memory resolver knows, by reference (e.g. a static provider's client secret). @default {} */
+  readonly extraSecrets?: Readonly<Record<string, string>>;
 }
 
 /** The secret values each app was booted with, for its sibling instances. */
@@ -68,6 +70,7 @@ export async function bootIdentityHostApp(options: IdentityHostAppOptions = {}):
   const values =
     (sibling && secretValues.get(sibling)) ??
     Object.fromEntries(NAMES.map((name) => [`env:TESSERA_TEST_${name}`, randomBytes(24).toString('base64url')]));
+  Object.assign(values, options.extraSecrets ?? {});
   const ref = (name: string) => `env:TESSERA_TEST_${name}`;
   const config: IdentityConfig = {
     environment: 'test',

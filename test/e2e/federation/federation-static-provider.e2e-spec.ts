@@ -4,8 +4,9 @@ import { testUuidV7 } from '@tessera/identity-testing';
 import type { IdentityTestApp } from '../../support/identity-app.js';
 import { post } from '../../support/passkey-client.js';
 import { deleteAs, getAs, seedMember, tenantRows } from '../../support/tenant-seed.js';
+import { bootIdentityHostApp } from '../../support/identity-host-app.js';
 import {
-  bootFederationApp,
+  SUCCESS_PATH,
   callbackUrl,
   federatedSignIn,
   startOidcTestIdp,
@@ -23,33 +24,38 @@ describe('a provider declared in code (IdentityModule.forRoot({ federation: { pr
 
   beforeAll(async () => {
     idp = await startOidcTestIdp();
-    process.env[SECRET_ENV] = 'static-client-secret-0123456789';
     idp.addClient({
       clientId: 'static-rp',
       clientSecret: 'static-client-secret-0123456789',
       redirectUris: [callbackUrl(organizationId, 'corp-oidc')],
     });
-    identity = await bootFederationApp({
-      providers: [
-        {
-          organizationId,
-          providerId: 'corp-oidc',
-          protocol: 'oidc',
-          displayName: 'Corp (code)',
-          issuer: idp.issuer,
-          clientId: 'static-rp',
-          clientSecretRef: `env:${SECRET_ENV}`,
-          jit: true,
+    identity = await bootIdentityHostApp({
+      start: new Date().toISOString(),
+      extraSecrets: { [`env:${SECRET_ENV}`]: 'static-client-secret-0123456789' },
+      moduleOptions: {
+        federation: {
+          successPath: SUCCESS_PATH,
+          providers: [
+            {
+              organizationId,
+              providerId: 'corp-oidc',
+              protocol: 'oidc',
+              displayName: 'Corp (code)',
+              issuer: idp.issuer,
+              clientId: 'static-rp',
+              clientSecretRef: `env:${SECRET_ENV}`,
+              jit: true,
+            },
+          ],
         },
-      ],
+      },
     });
     await tenantRows(identity).organization({ id: organizationId, at: identity.clock.now() });
     owner = await seedMember(identity, organizationId, 'owner');
   });
   afterAll(async () => {
-    await identity.close();
+    await identity?.close();
     await idp.close();
-    delete process.env[SECRET_ENV];
   });
 
   it('signs in through it, lists it as static, and refuses changes through the routes (409)', async () => {
