@@ -172,7 +172,7 @@ describe('POST /identity/v1/bootstrap (route 46)', () => {
     expect(res.body.features).toEqual({
       bootstrap: false,
       administrativeRecovery: false,
-      federation: false,
+      federation: true,
       scim: false,
     });
     expect(res.body.device).toEqual({ verificationUri: `${TEST_ORIGIN}/device` });
