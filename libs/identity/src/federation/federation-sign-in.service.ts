@@ -6,7 +6,6 @@ import type { IssuedSession } from '../sessions/session-issuer.js';
 import type { IdentitySessions } from '../sessions/session.service.js';
 import type { FederatedSignIn } from '../store/identity-federation.port.js';
 import type { FederationProviderLease, FederationTransactionRecord } from '../store/identity-federation.records.js';
-import type { AuditEventInput } from '../store/identity-records.js';
 import type { StoreResult } from '../store/identity-store.port.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { storeRead } from '../http/route-kit.js';
@@ -18,14 +17,9 @@ import {
   type OidcFederationProvider,
   type SamlFederationProvider,
 } from './federation-provider.js';
-import { FederationProtocolError } from './federation-protocol.error.js';
-import type {
-  FederationProtocols,
-  OidcClientSettings,
-  SamlIdpSettings,
-  SamlSpSettings,
-} from './federation-protocols.js';
+import type { FederationProtocols, OidcClientSettings, SamlSpSettings } from './federation-protocols.js';
 import type { FederationRegistry } from './federation-registry.js';
+import { callbackFailure, protocolStep, samlIdp, signInAudits, startFailure } from './federation-sign-in.support.js';
 
 /** A started sign-in: where to send the browser and the state selector for the cookie. */
 export interface FederationStart {
@@ -358,47 +352,10 @@ export class IdentityFederationSignIn {
         });
         return issued.session;
       },
-      audits: (outcome) => this.audits(call, provider, outcome),
+      audits: (outcome) => signInAudits(this.kernel, call, provider, outcome),
     });
     if (!result.ok || issued === undefined) throw callbackFailure(result.ok ? 'internal' : result.code);
     return { issued, result: result.value };
-  }
-
-  private audits(
-    call: RequestFacts,
-    provider: FederationProvider,
-    outcome: Parameters<Parameters<IdentityKernel['store']['linkExternalIdentity']>[0]['audits']>[0],
-  ): AuditEventInput[] {
-    // A replacement continues its predecessor's family with counter + 1; a new family starts at 0.
-    const rotated = outcome.session.rotationCounter > 0;
-    const organizationId = provider.organizationId;
-    const actor = { type: 'user' as const, userId: outcome.user.id };
-    const event = (action: string, target: { type: string; id: string }, reasonCode?: string) =>
-      this.kernel.audit.event(call.exchange, call.at, {
-        actor,
-        organizationId,
-        action,
-        target: target as never,
-        ...(reasonCode === undefined ? {} : { reasonCode }),
-      });
-    const events: AuditEventInput[] = [];
-    if (outcome.provisioned) {
-      events.push(event('user.created', { type: 'user', id: outcome.user.id }, 'federation_jit'));
-      events.push(event('membership.created', { type: 'membership', id: outcome.membership.id }, 'federation_jit'));
-    }
-    if (outcome.linked) {
-      events.push(
-        event('external_identity.linked', { type: 'external_identity', id: outcome.link.id }, provider.protocol),
-      );
-    }
-    events.push(
-      event(
-        rotated ? 'session.rotated' : 'session.created',
-        { type: 'session', id: outcome.session.id },
-        provider.protocol,
-      ),
-    );
-    return events;
   }
 
   private seal(purpose: 'pkce_verifier' | 'saml_request_id', binding: string[], value: string): Buffer {
@@ -411,46 +368,4 @@ export class IdentityFederationSignIn {
     if (opened === undefined) throw new IdentityError('invalid_credentials');
     return opened;
   }
-}
-
-/** The IdP settings of a SAML provider. */
-function samlIdp(provider: SamlFederationProvider): SamlIdpSettings {
-  return {
-    idpEntityId: provider.idpEntityId,
-    ssoUrl: provider.ssoUrl,
-    idpCertificatesPem: provider.idpCertificatesPem,
-    signaturePolicy: provider.signaturePolicy,
-  };
-}
-
-/** Runs a protocol step, mapping its failures: token/IdP → 401, configuration/network → 503. */
-async function protocolStep<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof IdentityError) throw error;
-    if (error instanceof FederationProtocolError) {
-      throw new IdentityError(
-        error.failure === 'idp_error' || error.failure === 'token_invalid'
-          ? 'invalid_credentials'
-          : 'service_unavailable',
-        { cause: error },
-      );
-    }
-    throw new IdentityError('service_unavailable', { cause: error });
-  }
-}
-
-/** Start: a disabled or mismatched provider or an inactive tenant is 404; storage trouble 503. */
-function startFailure(code: string): IdentityError {
-  if (code === 'version_conflict' || code === 'unavailable' || code === 'internal') {
-    return new IdentityError('service_unavailable');
-  }
-  return new IdentityError('not_found');
-}
-
-/** Callback: every refusal is 401 (identity-http §6), storage trouble 503. */
-function callbackFailure(code: string): IdentityError {
-  if (code === 'unavailable' || code === 'internal') return new IdentityError('service_unavailable');
-  return new IdentityError('invalid_credentials');
 }

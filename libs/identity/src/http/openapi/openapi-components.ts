@@ -2,6 +2,7 @@ import { ref, arrayOf, type JsonSchema } from '../routes/route-doc.js';
 import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/identity.errors.js';
 import { errorEnvelopes, errorSchema, oauthErrorBodies } from './openapi-errors.js';
 import { object, uuidV7 } from './openapi-fields.js';
+import { federationComponentSchemas } from './openapi-federation.components.js';
 
 /** RFC 3339 UTC with `Z`; a millisecond fraction only when non-zero (identity-http §1). */
 const TIMESTAMP: JsonSchema = {
@@ -23,33 +24,6 @@ const CSRF_TOKEN: JsonSchema = {
   description: 'Send back as `X-CSRF-Token` on unsafe requests (kept in sessionStorage `tessera.identity.csrf.v1`).',
 };
 const VERSION: JsonSchema = { type: 'integer', minimum: 0 };
-
-const PROVIDER_COMMON = [
-  'providerId',
-  'organizationId',
-  'protocol',
-  'displayName',
-  'state',
-  'jit',
-  'source',
-  'linkedIdentities',
-  'startUrl',
-  'signInPageUrl',
-];
-const PROVIDER_PROPERTIES = {
-  providerId: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' },
-  organizationId: { $ref: '#/components/schemas/Uuid' },
-  displayName: { type: 'string' },
-  state: { enum: ['enabled', 'disabled'] },
-  jit: { type: 'boolean' },
-  source: { enum: ['organization', 'static'], description: '`static`: declared in code, read-only here.' },
-  linkedIdentities: { type: 'integer', minimum: 0 },
-  startUrl: { type: 'string' },
-  signInPageUrl: { type: 'string' },
-  version: { type: 'integer', minimum: 0 },
-  createdAt: { $ref: '#/components/schemas/Timestamp' },
-  updatedAt: { $ref: '#/components/schemas/Timestamp' },
-};
 
 const TOKEN_SHOWN_ONCE: JsonSchema = {
   type: 'string',
@@ -304,55 +278,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
       credential: ref('ServiceCredential'),
       token: { ...TOKEN_SHOWN_ONCE, description: 'The bearer credential; shown once.' },
     }),
-    FederationProvider: {
-      oneOf: [
-        object([...PROVIDER_COMMON, 'issuer', 'clientId', 'hasClientSecret', 'redirectUri'], {
-          ...PROVIDER_PROPERTIES,
-          protocol: { const: 'oidc' },
-          issuer: { type: 'string' },
-          clientId: { type: 'string' },
-          hasClientSecret: { type: 'boolean', description: 'The secret itself is never returned.' },
-          redirectUri: { type: 'string', description: 'What the organization registers at its IdP.' },
-        }),
-        object(
-          [
-            ...PROVIDER_COMMON,
-            'idpEntityId',
-            'ssoUrl',
-            'signaturePolicy',
-            'idpCertificates',
-            'acsUrl',
-            'spEntityId',
-            'metadataUrl',
-          ],
-          {
-            ...PROVIDER_PROPERTIES,
-            protocol: { const: 'saml' },
-            idpEntityId: { type: 'string' },
-            ssoUrl: { type: 'string' },
-            signaturePolicy: { enum: ['assertion', 'response', 'both', 'assertion_or_response'] },
-            idpCertificates: arrayOf(
-              object(['sha256Fingerprint', 'subject', 'notBefore', 'notAfter'], {
-                sha256Fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-                subject: { type: 'string' },
-                notBefore: { type: 'string' },
-                notAfter: { type: 'string' },
-              }),
-            ),
-            acsUrl: { type: 'string', description: 'The assertion consumer service URL (HTTP-POST).' },
-            spEntityId: { type: 'string' },
-            metadataUrl: { type: 'string' },
-          },
-        ),
-      ],
-      description: 'FederationProviderView: what to paste into the IdP and how the provider stands; never a secret.',
-    },
-    FederationSignInOption: object(['providerId', 'protocol', 'displayName', 'startUrl'], {
-      providerId: { type: 'string' },
-      protocol: { enum: ['oidc', 'saml'] },
-      displayName: { type: 'string' },
-      startUrl: { type: 'string' },
-    }),
+    ...federationComponentSchemas(),
     AuditEvent: object(
       ['id', 'actor', 'organizationId', 'action', 'outcome', 'occurredAt'],
       {
