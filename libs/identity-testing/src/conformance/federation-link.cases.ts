@@ -119,7 +119,8 @@ export function federationLinkCases(world: ConformanceWorld): void {
 
       const stranger = await signedInMember(lease);
       const foreign = fixtures.signIn(lease, { kind: 'link', sessionId: session.id, expectedUserId: stranger.userId });
-      expect(await world.store.linkExternalIdentity(foreign)).toEqual({ ok: false, code: 'invalid_transition' });
+      // The initiating session is no longer active (rotated above), and not the stranger's.
+      expect(await world.store.linkExternalIdentity(foreign)).toEqual({ ok: false, code: 'session_not_active' });
       expect(await world.rows.count('external_identities', 'id = ?', [foreign.externalIdentityId])).toBe(0);
     });
 
