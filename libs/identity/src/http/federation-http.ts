@@ -4,6 +4,7 @@ import { IdentityError } from '../errors/identity.errors.js';
 import { isToken43 } from '../federation/federation-keys.js';
 import { cookieValues } from '../sessions/session-cookie.js';
 import { parseOAuthForm } from './oauth-form.js';
+import { readTypedBody } from './route-kit.js';
 
 /** The state cookies (identity-http §9.1). */
 export const FEDERATION_STATE_COOKIES = Object.freeze({
@@ -152,22 +153,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;\s*charset\s*=\s*"?
  * const { samlResponse, relayState } = await samlCallbackForm(exchange);
  */
 export async function samlCallbackForm(exchange: Exchange): Promise<{ samlResponse: string; relayState: string }> {
-  const types = exchange.headerValues('content-type');
-  const lengths = exchange.headerValues('content-length');
-  const limit = IDENTITY_FIXED_LIMITS.samlFormBytes;
-  if (types.length !== 1 || !FORM_TYPE.test(types[0]!.trim())) throw new IdentityError('request_invalid');
-  if (
-    lengths.length > 1 ||
-    (lengths.length === 1 && !(/^[0-9]{1,10}$/.test(lengths[0]!) && Number(lengths[0]) <= limit))
-  ) {
-    throw new IdentityError('request_invalid');
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await exchange.readBody({ limitBytes: limit });
-  } catch {
-    throw new IdentityError('request_invalid');
-  }
+  const bytes = await readTypedBody(exchange, FORM_TYPE, IDENTITY_FIXED_LIMITS.samlFormBytes);
   const form = parseOAuthForm(bytes, ['SAMLResponse', 'RelayState'], {
     maxValueChars: IDENTITY_FIXED_LIMITS.samlResponseChars,
     rejectUnknown: true,

@@ -102,6 +102,31 @@ export function requireContext(exchange: Exchange): IdentityContext {
 const JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 /**
+ * Stage 9's framing of a body (identity-http §1): exactly one `Content-Type` matching `type`, at
+ * most one valid `Content-Length` within `limitBytes`, then the bytes (at most `limitBytes`).
+ * Every violation is 400 `request_invalid`.
+ *
+ * @example
+ * const bytes = await readTypedBody(exchange, FORM_TYPE, IDENTITY_FIXED_LIMITS.samlFormBytes);
+ */
+export async function readTypedBody(exchange: Exchange, type: RegExp, limitBytes: number): Promise<Buffer> {
+  const types = exchange.headerValues('content-type');
+  const lengths = exchange.headerValues('content-length');
+  if (types.length !== 1 || !type.test(types[0]!.trim())) throw new IdentityError('request_invalid');
+  if (
+    lengths.length > 1 ||
+    (lengths.length === 1 && !(/^[0-9]{1,10}$/.test(lengths[0]!) && Number(lengths[0]) <= limitBytes))
+  ) {
+    throw new IdentityError('request_invalid');
+  }
+  try {
+    return await exchange.readBody({ limitBytes });
+  } catch {
+    throw new IdentityError('request_invalid');
+  }
+}
+
+/**
  * Stage 9 for JSON bodies (identity-http §1): exactly one `application/json` content type, at most
  * one valid `Content-Length` within the limit (`limits.jsonBodyBytes`, or a route's smaller one), a non-empty strict-UTF-8 body and strict JSON.
  * Every violation is 400 `request_invalid`; nothing of the body is echoed.
@@ -112,21 +137,7 @@ export async function readIdentityJson(
   limitBytes?: number,
 ): Promise<unknown> {
   const limit = Math.min(limitBytes ?? Infinity, kernel.config.limits.jsonBodyBytes);
-  const types = exchange.headerValues('content-type');
-  const lengths = exchange.headerValues('content-length');
-  if (types.length !== 1 || !JSON_TYPE.test(types[0]!.trim())) throw new IdentityError('request_invalid');
-  if (
-    lengths.length > 1 ||
-    (lengths.length === 1 && !(/^[0-9]{1,10}$/.test(lengths[0]!) && Number(lengths[0]) <= limit))
-  ) {
-    throw new IdentityError('request_invalid');
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await exchange.readBody({ limitBytes: limit });
-  } catch {
-    throw new IdentityError('request_invalid');
-  }
+  const bytes = await readTypedBody(exchange, JSON_TYPE, limit);
   if (bytes.byteLength === 0) throw new IdentityError('request_invalid');
   let text: string;
   try {
