@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { IdentityTestApp } from '../../support/identity-app.js';
 import { getAs, tenantRows } from '../../support/tenant-seed.js';
@@ -21,20 +21,18 @@ describe('OIDC federated sign-in over HTTP with a real OpenID Provider (identity
   let idp: OidcTestIdp;
   let tenant: Awaited<ReturnType<typeof seedTenant>>;
 
+  // One app, tenant and provider for the file: every test makes its own starts and subjects, and
+  // counts rows as differences, so nothing carries over between tests.
   beforeAll(async () => {
     idp = await startOidcTestIdp();
-  });
-  afterAll(async () => {
-    await idp.close();
-  });
-  beforeEach(async () => {
     identity = await bootFederationApp();
     tenant = await seedTenant(identity);
     const registered = await registerOidcProvider(identity, idp, tenant);
     expect(registered.status).toBe(201);
   });
-  afterEach(async () => {
-    await identity.close();
+  afterAll(async () => {
+    await identity?.close();
+    await idp.close();
   });
 
   const countUsers = async () =>
@@ -156,16 +154,22 @@ describe('OIDC federated sign-in over HTTP with a real OpenID Provider (identity
   it('creates exactly one session from 20 concurrent callbacks with one state', async () => {
     idp.nextLogin('racer');
     const started = await startSignIn(identity, idp, tenant.organizationId);
+    const oidcSessions = async () =>
+      Number(
+        (
+          await tenantRows(identity).sql(
+            "select count(*) as n from tessera_identity.sessions where authentication_method = 'oidc'",
+            [],
+          )
+        )[0]!['n'],
+      );
+    const before = await oidcSessions();
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => callback(identity, started.callbackPath, [started.stateCookie])),
     );
     expect(answers.filter((a) => a.status === 303)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 401)).toHaveLength(19);
-    const sessions = await tenantRows(identity).sql(
-      "select count(*) as n from tessera_identity.sessions where authentication_method = 'oidc'",
-      [],
-    );
-    expect(Number(sessions[0]!['n'])).toBe(1);
+    expect((await oidcSessions()) - before).toBe(1);
   });
 
   it('keeps a federated session out of every other organization (404)', async () => {

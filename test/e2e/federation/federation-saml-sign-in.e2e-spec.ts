@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { IdentityTestApp } from '../../support/identity-app.js';
 import { post } from '../../support/passkey-client.js';
@@ -14,7 +14,9 @@ describe('SAML federated sign-in over HTTP with a signing test IdP (identity-htt
   let tenant: Awaited<ReturnType<typeof seedTenant>>;
   const idp = new SamlTestIdp();
 
-  beforeEach(async () => {
+  // One app and one provider for the whole table: every test makes its own start (fresh state,
+  // request id and assertion id), so nothing carries over between tests.
+  beforeAll(async () => {
     identity = await bootFederationApp();
     tenant = await seedTenant(identity);
     const created = await post(
@@ -31,8 +33,8 @@ describe('SAML federated sign-in over HTTP with a signing test IdP (identity-htt
     });
     expect(created.status).toBe(201);
   });
-  afterEach(async () => {
-    await identity.close();
+  afterAll(async () => {
+    await identity?.close();
   });
 
   /** GET start: the AuthnRequest redirect, with its SameSite=None state cookie. */
