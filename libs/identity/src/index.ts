@@ -271,3 +271,10 @@ export { encodeAuditCursor, decodeAuditCursor } from './audit/audit-cursor.js';
 export type { AuditCursor } from './audit/audit-cursor.js';
 export { issueSession } from './sessions/session-issuer.js';
 export type { IssuedSession, SessionIssue, SessionLifetimes } from './sessions/session-issuer.js';
+export type {
+  IdentityFederationOptions,
+  StaticFederationProvider,
+  StaticOidcProvider,
+  StaticSamlProvider,
+} from './federation/federation.options.js';
+export { FederationProtocolError, type FederationFailure } from './federation/federation-protocol.error.js';

@@ -1,22 +1,7 @@
-import type { SamlSignaturePolicy } from '../store/identity-federation.records.js';
+import type { OidcClientSettings, OidcIdentity } from './oidc/oidc.types.js';
+import type { SamlIdentity, SamlIdpSettings, SamlSpSettings } from './saml/saml.types.js';
 
-/** The RP side of one OIDC client registration. */
-export interface OidcClientSettings {
-  readonly issuer: string;
-  readonly clientId: string;
-  /** `null`: a public client (PKCE only). */
-  readonly clientSecret: string | null;
-  readonly redirectUri: string;
-}
-
-/** What a verified OIDC callback proves. */
-export interface OidcIdentity {
-  readonly issuer: string;
-  readonly subject: string;
-  readonly idTokenExpiresAt: Date;
-  /** b64url SHA-256 of the ID token's replay key. */
-  readonly replayDigest: string;
-}
+export type { OidcClientSettings, OidcIdentity, SamlIdentity, SamlIdpSettings, SamlSpSettings };
 
 /**
  * The OIDC relying party the federation service drives (`federation/oidc/`).
@@ -40,28 +25,6 @@ export interface OidcProtocol {
       readonly codeVerifier: string;
     },
   ): Promise<OidcIdentity>;
-}
-
-/** Our side of a SAML provider. */
-export interface SamlSpSettings {
-  readonly spEntityId: string;
-  readonly acsUrl: string;
-}
-
-/** The IdP side of a SAML provider. */
-export interface SamlIdpSettings {
-  readonly idpEntityId: string;
-  readonly ssoUrl: string;
-  readonly idpCertificatesPem: readonly string[];
-  readonly signaturePolicy: SamlSignaturePolicy;
-}
-
-/** What a verified SAML response proves. */
-export interface SamlIdentity {
-  readonly issuer: string;
-  readonly subject: string;
-  readonly assertionExpiresAt: Date;
-  readonly replayDigest: string;
 }
 
 /**
