@@ -12,11 +12,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /**
  * One request with `Origin` (and cookies, a CSRF token, a JSON body or an
- * `application/x-www-form-urlencoded` form when given) to `base + path`; resolves with the status,
- * the text, the parsed JSON and the Set-Cookie lines.
+ * `application/x-www-form-urlencoded` form, further `headers` when given) to `base + path`;
+ * resolves with the status, the text, the parsed JSON and the Set-Cookie lines.
  */
-export function request(base, method, path, { body, form, cookies = [], csrfToken } = {}) {
-  const headers = { origin: ORIGIN };
+export function request(base, method, path, { body, form, cookies = [], csrfToken, headers: extra = {} } = {}) {
+  const headers = { origin: ORIGIN, ...extra };
   const payload =
     form !== undefined ? new URLSearchParams(form).toString() : body === undefined ? undefined : JSON.stringify(body);
   if (payload !== undefined) {

@@ -22,7 +22,7 @@ function ensureCompetitorInstalled(folder) {
 
 /**
  * Starts the Better Auth server `script` (a URL) whose packages live in `folder` (a URL). Resolves with
- * `call(method, path, options)` under /api/auth, `signUp(n)` (user `n` by email: its session
+ * `call(method, path, options)` under /api/auth, its `base` URL and `databaseUrl`, `signUp(n)` (user `n` by email: its session
  * cookie), `reset()`/`cpuMs()` of the server's CPU time, `postgres` and `stop()`.
  */
 export async function startBetterAuthServer(script, folder) {
@@ -31,6 +31,8 @@ export async function startBetterAuthServer(script, folder) {
   const call = (method, path, options) => request(server.base, method, `/api/auth${path}`, options);
   return {
     call,
+    base: server.base,
+    databaseUrl: server.databaseUrl,
     postgres: server.rest.join(' ') || 'unknown',
     async signUp(n) {
       const signUp = await call('POST', '/sign-up/email', {

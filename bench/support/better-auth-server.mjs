@@ -13,9 +13,11 @@ import { createTestDatabase } from '@tessera/database';
 /**
  * Serves Better Auth from the package folder of `packageJson` (a URL: each bench installs the
  * competitor apart, its optional peers conflict with the project's tree) with the plugins
- * `plugins(load)` resolves to; `load(name)` imports a package of that folder.
+ * `plugins(load)` resolves to; `load(name)` imports a package of that folder. `benchRoutes` adds
+ * POST routes of the bench's own set-up (path → `async (auth) => json`, e.g. a server-only API
+ * call of a plugin), answered 200 with that JSON.
  */
-export async function serveBetterAuth(packageJson, plugins) {
+export async function serveBetterAuth(packageJson, plugins, { benchRoutes = {} } = {}) {
   const requireCompetitor = createRequire(packageJson);
   const load = (name) => import(requireCompetitor.resolve(name));
   const [{ betterAuth }, { getMigrations }, { toNodeHandler }, pg] = await Promise.all([
@@ -41,7 +43,8 @@ export async function serveBetterAuth(packageJson, plugins) {
     plugins: await plugins(load),
   };
   await (await getMigrations(options)).runMigrations();
-  const handler = toNodeHandler(betterAuth(options));
+  const auth = betterAuth(options);
+  const handler = toNodeHandler(auth);
 
   let cpuAtReset = process.cpuUsage();
   const server = http.createServer((req, res) => {
@@ -53,6 +56,19 @@ export async function serveBetterAuth(packageJson, plugins) {
     if (req.url === '/__bench/reset') {
       cpuAtReset = process.cpuUsage();
       return res.end('{}');
+    }
+    const benchRoute = req.method === 'POST' ? benchRoutes[req.url] : undefined;
+    if (benchRoute !== undefined) {
+      return benchRoute(auth).then(
+        (json) => {
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify(json));
+        },
+        (error) => {
+          res.statusCode = 500;
+          res.end(JSON.stringify({ error: String(error?.message ?? error) }));
+        },
+      );
     }
     return handler(req, res);
   });

@@ -1,0 +1,44 @@
+// Usage: started by bench/scim/run.mjs (DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:scim).
+// A Nest app with RouterModule + IdentityModule (SCIM on, its defaults) on the PostgreSQL server
+// named by DATABASE_URL (a fresh database per run, dropped on SIGTERM), bootstrap pending with the
+// secret in BENCH_BOOTSTRAP_SECRET. Instrumented by bench/support/identity-bench-server.mjs: every
+// IdentityStore method and the server-side time of each GET /scim/v2/Users; GET /__bench/stats,
+// POST /__bench/reset. Besides, the text and parameters of the first statements since the last
+// reset that touch `scim_users` or `scim_group_members` (`stats.sql`, at most 40): run.mjs reads
+// them after one untimed request to EXPLAIN exactly the SQL the store ran. Prints
+// `<port> <database URL>` when listening.
+import { createRequire } from 'node:module';
+import { createTestDatabase } from '@tessera/database';
+import { createNodeIdentityRuntime } from '@tessera/identity';
+import { benchIdentity } from '../support/identity-bench.mjs';
+import { benchStats, serveIdentityBench } from '../support/identity-bench-server.mjs';
+
+if (!process.env.DATABASE_URL) throw new Error('bench/scim runs on a PostgreSQL server: set DATABASE_URL');
+const bootstrapSecret = process.env.BENCH_BOOTSTRAP_SECRET;
+if (!bootstrapSecret) throw new Error('bench/scim/server.mjs is started by run.mjs (BENCH_BOOTSTRAP_SECRET unset)');
+
+const stats = benchStats(['/scim/v2/Users'], () => ({ sql: [] }));
+
+// The `pg` driver of MikroORM's knex client (the store's statements are named prepared statements
+// sent as `{ name, text, values }` query configs through it).
+const requireFromOrm = createRequire(createRequire(import.meta.url).resolve('@mikro-orm/postgresql'));
+const { Client } = requireFromOrm('pg');
+const query = Client.prototype.query;
+Client.prototype.query = function (config, ...rest) {
+  const text = typeof config === 'string' ? config : config?.text;
+  const captured = stats.current.sql;
+  if (typeof text === 'string' && captured.length < 40 && /scim_users|scim_group_members/.test(text))
+    captured.push({ text, values: typeof config === 'string' ? rest[0] : config.values });
+  return query.call(this, config, ...rest);
+};
+
+const identity = benchIdentity({
+  bootstrapSecret,
+  extra: { store: { kind: 'postgresql' } },
+});
+await serveIdentityBench({
+  config: identity.config,
+  runtime: createNodeIdentityRuntime({ secrets: identity.secrets }),
+  database: await createTestDatabase({ prefix: 'tessera_bench' }),
+  stats,
+});
