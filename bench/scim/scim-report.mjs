@@ -25,18 +25,28 @@ function table(name, unit, list) {
   const med = Object.fromEntries(KEYS.map((key) => [key, medianOf(list, key)]));
   const tessera = name === 'Tessera';
   const storm = list[0]?.exact !== undefined;
-  const sizes = (r) => (r.exact === undefined ? '' : r.exact ? 'as before' : r.sizes.join('/'));
+  const compound = list[0]?.failures !== undefined;
+  const failures = (counts) =>
+    Object.keys(counts).length === 0
+      ? 'none'
+      : Object.entries(counts)
+          .map(([status, count]) => `${count} × ${status}`)
+          .join(', ');
+  const sizes = (r) =>
+    r.exact === undefined ? '' : `${r.exact ? 'as before' : r.sizes.join('/')}; ${r.conflicts} × 409 retried`;
   const row = (label, r) =>
     `| ${label} | ${r.completions ?? ''} | ${Math.round(r.perSecond)} | ${f1(r.p50)} | ${f1(r.p99)} | ${f2(r.cpuMs)} |` +
     (tessera ? ` ${f2(r.storeMs)} (${f1(r.storeCalls)} calls) |` : '') +
-    (storm ? ` ${sizes(r)} |` : '');
+    (storm ? ` ${sizes(r)} |` : '') +
+    (compound ? ` ${r.failures === undefined ? '' : failures(r.failures)} |` : '');
   console.log(`\n${name}:\n`);
   console.log(
     `| round | ${unit} | ${unit}/s | p50 ms | p99 ms | server CPU ms / op |` +
       (tessera ? ' store ms / op |' : '') +
-      (storm ? ' group sizes after |' : ''),
+      (storm ? ' group sizes after; conflicts |' : '') +
+      (compound ? ' answers other than 200 |' : ''),
   );
-  console.log(`|---|---:|---:|---:|---:|---:|${tessera ? '---:|' : ''}${storm ? '---|' : ''}`);
+  console.log(`|---|---:|---:|---:|---:|---:|${tessera ? '---:|' : ''}${storm || compound ? '---|' : ''}`);
   list.forEach((r, i) => console.log(row(String(i + 1), r)));
   console.log(row('**median**', med));
   if (tessera) console.log(`\nStore by method (ms per operation, all rounds): ${storeMethodsPerOperation(list)}.`);

@@ -7,6 +7,7 @@ import { inParallel } from '../support/load-loops.mjs';
 import { userBody, userTokens } from './seed-rows.mjs';
 
 const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const CONFLICT_RETRIES = 50;
 
 /** The md5 of `text` in hex (the seeded ids of both sides are md5s of `bench-<kind>-<n>`). */
 export const md5 = (text) => createHash('md5').update(text).digest('hex');
@@ -23,6 +24,8 @@ export function scimSide({ name, base, root, token, scimId }) {
     name,
     call,
     scimId,
+    /** Group PATCHes answered 409 and retried (since the counter was last set to 0). */
+    conflicts: 0,
     /** The id of user `n`: a seeded one computed, an HTTP-created one as its create answered. */
     userId: (n) => ids.get(n) ?? scimId(n),
 
@@ -89,11 +92,20 @@ export function scimSide({ name, base, root, token, scimId }) {
     },
   };
 
+  // A 409 (Better Auth: "The SCIM Group changed concurrently; retry the request") is retried at
+  // once, as its detail asks, up to CONFLICT_RETRIES times; the retries count in `side.conflicts`
+  // and their time in the PATCH's latency (the time until the change is applied).
   async function patchGroup(groupId, body, what) {
-    const res = await call('PATCH', `/Groups/${groupId}`, body);
-    if (res.status !== 204 && res.status !== 200)
-      throw new Error(`${name} group ${what}: expected 204 or 200, got ${res.status} ${res.text}`);
-    return res.status;
+    for (let attempt = 0; ; attempt++) {
+      const res = await call('PATCH', `/Groups/${groupId}`, body);
+      if (res.status === 409 && attempt < CONFLICT_RETRIES) {
+        side.conflicts += 1;
+        continue;
+      }
+      if (res.status !== 204 && res.status !== 200)
+        throw new Error(`${name} group ${what}: expected 204 or 200, got ${res.status} ${res.text}`);
+      return res.status;
+    }
   }
 
   return side;
