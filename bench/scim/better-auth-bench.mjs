@@ -20,7 +20,8 @@ const later = (column) => `t0."${column}" + n * interval '1 millisecond'`;
 
 /**
  * Better Auth with its SCIM plugin and `users` SCIM users in one managed connection. Resolves with
- * the SCIM side, `reset()`/`cpuMs()` of the server's CPU time, `postgres` and `stop()`.
+ * the SCIM side, `statementsOf(run)`, `databaseUrl`, `reset()`/`cpuMs()` of the server's CPU time,
+ * `postgres` and `stop()`.
  */
 export async function startBetterAuthScim({ users, httpUsers, concurrency, log }) {
   const competitor = await startBetterAuthServer(
@@ -46,7 +47,18 @@ export async function startBetterAuthScim({ users, httpUsers, concurrency, log }
     t0 = Date.now();
     await seedBetterAuth(competitor.databaseUrl, httpUsers + 1, users);
     log(`Better Auth: users ${httpUsers + 1}..${users} in SQL in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return { ...competitor, side };
+    const bench = async (path) =>
+      expectStatus(await request(competitor.base, 'POST', path), 200, `better-auth ${path}`).json;
+    return {
+      ...competitor,
+      side,
+      /** The statements its server sent while `run()` ran (text with `$n`, values). */
+      async statementsOf(run) {
+        await bench('/__bench/sql-capture');
+        await run();
+        return (await bench('/__bench/sql')).statements;
+      },
+    };
   } catch (error) {
     await competitor.stop();
     throw error;

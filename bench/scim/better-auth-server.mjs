@@ -7,12 +7,28 @@
 // its server-only API `createSCIMManagedConnection` on POST /__bench/scim-connection (answers the
 // token once, to the load generator only). No role projection is configured (its default: SCIM
 // groups grant nothing), where Tessera recomputes the tenant roles of every member a PATCH changes.
+// POST /__bench/sql-capture, then POST /__bench/sql: the statements its driver sent in between.
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { serveBetterAuth } from '../support/better-auth-server.mjs';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/scim runs on a PostgreSQL server: set DATABASE_URL');
+
+// The statements its `pg` driver sends between POST /__bench/sql-capture and POST /__bench/sql
+// (at most 40, text with `$n` placeholders and the bound values): run.mjs EXPLAINs them.
+const packageJson = new URL('./better-auth/package.json', import.meta.url);
+const { Client } = createRequire(packageJson)('pg');
+const captured = [];
+let capturing = false;
+const query = Client.prototype.query;
+Client.prototype.query = function (config, ...rest) {
+  const text = typeof config === 'string' ? config : config?.text;
+  if (capturing && typeof text === 'string' && captured.length < 40)
+    captured.push({ text, values: typeof config === 'string' ? rest[0] : config.values });
+  return query.call(this, config, ...rest);
+};
 await serveBetterAuth(
-  new URL('./better-auth/package.json', import.meta.url),
+  packageJson,
   async (load) => {
     const { scim } = await load('@better-auth/scim');
     return [
@@ -32,6 +48,15 @@ await serveBetterAuth(
           },
         });
         return { connectionId: created.connection.connectionId, token: created.token };
+      },
+      '/__bench/sql-capture': async () => {
+        captured.length = 0;
+        capturing = true;
+        return {};
+      },
+      '/__bench/sql': async () => {
+        capturing = false;
+        return { statements: captured.splice(0) };
       },
     },
   },

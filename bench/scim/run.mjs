@@ -19,7 +19,7 @@
 // (bench/scim/better-auth-server.mjs; packages in bench/scim/better-auth, installed on first use),
 // seeded the same way; phases 1, 3 and 4 (its filter grammar refuses phase 2: the refusal is
 // reported). After the rounds, EXPLAIN (ANALYZE, BUFFERS) of the statements Tessera's store ran for
-// one request of phases 1 and 2 (bench/scim/explain.mjs).
+// one request of phases 1 and 2, and of those Better Auth ran for one of phase 1 (bench/scim/explain.mjs).
 // Reports medians of `--rounds` (5) rounds after one warm-up round. Targets: filtered list p50 <
 // 10 ms at 100k users; PATCH p99 < 50 ms at concurrency 10.
 // Options: --rounds 5 --duration 5 --warmup 3 --concurrency 10 --users 100000 --http-users 1000
@@ -209,7 +209,16 @@ try {
     await resetStats();
     await tessera.side.list(filter);
     const captured = (await stats()).sql;
-    explained[phase] = { filter, statements: await explainStatements(server.databaseUrl, captured) };
+    explained[`Tessera, ${phase}`] = { filter, statements: await explainStatements(server.databaseUrl, captured) };
+  }
+
+  if (competitor !== undefined) {
+    const filter = `userName eq "${userTokens(randomUser()).userName}"`;
+    const captured = await competitor.statementsOf(() => competitor.side.list(filter, 1));
+    explained['Better Auth, userName eq'] = {
+      filter,
+      statements: await explainStatements(competitor.databaseUrl, captured),
+    };
   }
 
   const cpus = os.cpus();
@@ -225,9 +234,7 @@ try {
     refusal,
   });
   for (const [phase, { filter, statements }] of Object.entries(explained))
-    console.log(
-      explainMarkdown(`EXPLAIN (ANALYZE, BUFFERS): Tessera's statements for ${phase} — filter=${filter}`, statements),
-    );
+    console.log(explainMarkdown(`EXPLAIN (ANALYZE, BUFFERS): statements of ${phase} — filter=${filter}`, statements));
 } finally {
   await competitor?.stop();
   await stopBenchServer(server);
