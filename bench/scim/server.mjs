@@ -5,8 +5,9 @@
 // IdentityStore method and the server-side time of each GET /scim/v2/Users; GET /__bench/stats,
 // POST /__bench/reset. Besides, the text and parameters of the first statements since the last
 // reset that touch `scim_users` or `scim_group_members` (`stats.sql`, at most 40): run.mjs reads
-// them after one untimed request to EXPLAIN exactly the SQL the store ran. Prints
-// `<port> <database URL>` when listening.
+// them after one untimed request to EXPLAIN exactly the SQL the store ran. With
+// BENCH_PLAN_CACHE_MODE (run.mjs --plan-cache-mode) the database's `plan_cache_mode` is set before
+// the app connects. Prints `<port> <database URL>` when listening.
 import { createRequire } from 'node:module';
 import { createTestDatabase } from '@tessera/database';
 import { createNodeIdentityRuntime } from '@tessera/identity';
@@ -36,9 +37,22 @@ const identity = benchIdentity({
   bootstrapSecret,
   extra: { store: { kind: 'postgresql' } },
 });
+const database = await createTestDatabase({ prefix: 'tessera_bench' });
+// run.mjs --plan-cache-mode: PostgreSQL's `plan_cache_mode` for the bench database, set before the
+// app's pool connects (an operator's setting; `auto`, the server default, unless asked).
+const planCacheMode = process.env.BENCH_PLAN_CACHE_MODE ?? 'auto';
+if (!['auto', 'force_custom_plan', 'force_generic_plan'].includes(planCacheMode))
+  throw new Error('BENCH_PLAN_CACHE_MODE: auto|force_custom_plan|force_generic_plan');
+if (planCacheMode !== 'auto') {
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  const name = new URL(database.url).pathname.slice(1);
+  await client.query(`alter database "${name.replace(/"/g, '""')}" set plan_cache_mode = ${planCacheMode}`);
+  await client.end();
+}
 await serveIdentityBench({
   config: identity.config,
   runtime: createNodeIdentityRuntime({ secrets: identity.secrets }),
-  database: await createTestDatabase({ prefix: 'tessera_bench' }),
+  database,
   stats,
 });
