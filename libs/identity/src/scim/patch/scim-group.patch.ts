@@ -126,10 +126,7 @@ export function planScimGroupPatch(body: unknown): ScimGroupStep[] {
   const steps = readScimPatchBody(body).flatMap((operation) =>
     operation.path === null ? pathlessSteps(operation) : pathSteps(operation, operation.path),
   );
-  const named = steps.reduce(
-    (total, step) => total + ('memberIds' in step ? step.memberIds.length : 0),
-    0,
-  );
+  const named = steps.reduce((total, step) => total + ('memberIds' in step ? step.memberIds.length : 0), 0);
   if (named > SCIM_GROUP_MEMBERS_MAX) throw invalidValue('Too many members');
   return steps;
 }

@@ -202,6 +202,17 @@ export function parseScimPatchPath(text: string): ScimPatchPath {
   return { attribute, filter, sub: rest === '' ? null : rest.slice(1) };
 }
 
+/** Code-point order (as SQL `collate "C"` over UTF-8), not UTF-16 code-unit order. */
+function codePointOrder(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
+    const difference = (left[index]?.codePointAt(0) ?? 0) - (right[index]?.codePointAt(0) ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}
+
 function compareText(actual: string, op: ScimItemComparator, expected: string): boolean {
   const a = actual.toLowerCase();
   const b = expected.toLowerCase();
@@ -217,13 +228,13 @@ function compareText(actual: string, op: ScimItemComparator, expected: string): 
     case 'ew':
       return a.endsWith(b);
     case 'gt':
-      return a > b;
+      return codePointOrder(a, b) > 0;
     case 'ge':
-      return a >= b;
+      return codePointOrder(a, b) >= 0;
     case 'lt':
-      return a < b;
+      return codePointOrder(a, b) < 0;
     case 'le':
-      return a <= b;
+      return codePointOrder(a, b) <= 0;
   }
 }
 

@@ -1,19 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ScimGroupRecord } from '../../store/identity-scim.records.js';
-import { ScimError } from '../scim.errors.js';
+import { scimFailure } from '../../../../../test/support/scim/scim-failure.js';
 import { decodeScimGroup, renderScimGroup } from './scim-group.codec.js';
 
 const BASE = 'https://idp.example.com/scim/v2';
 
-function scimType(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ScimError) return error.scimType;
-    throw error;
-  }
-  throw new Error('expected a ScimError');
-}
+const scimType = (run: () => unknown): string | undefined => scimFailure(run).scimType;
 
 describe('decodeScimGroup', () => {
   it("decodes Okta's group push body (no members yet)", () => {
@@ -52,9 +44,9 @@ describe('decodeScimGroup', () => {
       }).memberIds,
     ).toEqual(['u1', 'u2']);
     expect(decodeScimGroup({ displayName: 'E', members: { value: 'u3' } }).memberIds).toEqual(['u3']);
-    expect(
-      decodeScimGroup({ 'urn:ietf:params:scim:schemas:core:2.0:Group:displayName': 'Prefixed' }).displayName,
-    ).toBe('Prefixed');
+    expect(decodeScimGroup({ 'urn:ietf:params:scim:schemas:core:2.0:Group:displayName': 'Prefixed' }).displayName).toBe(
+      'Prefixed',
+    );
   });
 
   it('refuses a missing displayName, malformed members, too many members and a non-object body', () => {

@@ -83,7 +83,11 @@ describe('projectScimResource', () => {
   });
 
   it('lets attributes win over excludedAttributes and ignores unknown names', () => {
-    const projected = projectScimResource(GROUP, { attributes: 'members,nope', excludedAttributes: 'members' }, 'Group');
+    const projected = projectScimResource(
+      GROUP,
+      { attributes: 'members,nope', excludedAttributes: 'members' },
+      'Group',
+    );
     expect(projected['members']).toEqual(GROUP.members);
     expect(projected).not.toHaveProperty('displayName');
   });

@@ -84,7 +84,10 @@ function include(resource: Record<string, unknown>, wanted: Map<string, Set<stri
   return out;
 }
 
-function exclude(resource: Record<string, unknown>, unwanted: Map<string, Set<string> | null>): Record<string, unknown> {
+function exclude(
+  resource: Record<string, unknown>,
+  unwanted: Map<string, Set<string> | null>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(resource)) {
     const lower = key.toLowerCase();

@@ -1,21 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ScimUserRecord } from '../../store/identity-scim.records.js';
-import { ScimError } from '../scim.errors.js';
+import { scimFailure } from '../../../../../test/support/scim/scim-failure.js';
 import { EMPTY_SCIM_USER } from './scim-user.assign.js';
 import { decodeScimUser, renderScimUser } from './scim-user.codec.js';
 
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const BASE = 'https://idp.example.com/scim/v2';
-
-function scimError(run: () => unknown): { status: number; scimType: string | undefined } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ScimError) return { status: error.status, scimType: error.scimType };
-    throw error;
-  }
-  throw new Error('expected a ScimError');
-}
 
 describe('decodeScimUser', () => {
   it("decodes Okta's create body and discards the password placeholder", () => {
@@ -98,7 +88,7 @@ describe('decodeScimUser', () => {
     expect(decodeScimUser({ userName: 'a', active: 'False' }).active).toBe(false);
     expect(decodeScimUser({ userName: 'a', active: 'TRUE' }).active).toBe(true);
     expect(decodeScimUser({ userName: 'a' }).active).toBe(true);
-    expect(scimError(() => decodeScimUser({ userName: 'a', active: 'yes' }))).toEqual({
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', active: 'yes' }))).toEqual({
       status: 400,
       scimType: 'invalidValue',
     });
@@ -111,10 +101,10 @@ describe('decodeScimUser', () => {
   });
 
   it('refuses a missing or unprintable userName', () => {
-    expect(scimError(() => decodeScimUser({ displayName: 'x' })).scimType).toBe('invalidValue');
-    expect(scimError(() => decodeScimUser({ userName: '' })).scimType).toBe('invalidValue');
-    expect(scimError(() => decodeScimUser({ userName: 'a\u0000b' })).scimType).toBe('invalidValue');
-    expect(scimError(() => decodeScimUser({ userName: 'x'.repeat(1025) })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ displayName: 'x' })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: '' })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a\u0000b' })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'x'.repeat(1025) })).scimType).toBe('invalidValue');
     expect(decodeScimUser({ userName: 'x'.repeat(1024) }).userName).toHaveLength(1024);
   });
 
@@ -123,25 +113,23 @@ describe('decodeScimUser', () => {
       { value: 'a@x.com', primary: true },
       { value: 'b@x.com', primary: true },
     ];
-    expect(scimError(() => decodeScimUser({ userName: 'a', emails: two })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', emails: two })).scimType).toBe('invalidValue');
     const many = Array.from({ length: 21 }, (_, index) => ({ value: `u${index}@x.com` }));
-    expect(scimError(() => decodeScimUser({ userName: 'a', emails: many })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', emails: many })).scimType).toBe('invalidValue');
     expect(decodeScimUser({ userName: 'a', emails: many.slice(0, 20) }).emails).toHaveLength(20);
     for (const bad of [{ value: 'no-at-sign' }, { value: 'a@' + 'x'.repeat(320) }, { type: 'work' }, 'a@x.com']) {
-      expect(scimError(() => decodeScimUser({ userName: 'a', emails: [bad] })).scimType).toBe('invalidValue');
+      expect(scimFailure(() => decodeScimUser({ userName: 'a', emails: [bad] })).scimType).toBe('invalidValue');
     }
     const longType = { value: 'a@x.com', type: 't'.repeat(65) };
-    expect(scimError(() => decodeScimUser({ userName: 'a', emails: [longType] })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', emails: [longType] })).scimType).toBe('invalidValue');
   });
 
   it('refuses wrong types of stored attributes and a body that is no object', () => {
-    expect(scimError(() => decodeScimUser({ userName: 'a', displayName: 5 })).scimType).toBe('invalidValue');
-    expect(scimError(() => decodeScimUser({ userName: 'a', name: 'Ada' })).scimType).toBe('invalidValue');
-    expect(scimError(() => decodeScimUser({ userName: 'a', title: 'x'.repeat(1025) })).scimType).toBe(
-      'invalidValue',
-    );
-    expect(scimError(() => decodeScimUser([]))).toEqual({ status: 400, scimType: 'invalidSyntax' });
-    expect(scimError(() => decodeScimUser(null)).scimType).toBe('invalidSyntax');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', displayName: 5 })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', name: 'Ada' })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser({ userName: 'a', title: 'x'.repeat(1025) })).scimType).toBe('invalidValue');
+    expect(scimFailure(() => decodeScimUser([]))).toEqual({ status: 400, scimType: 'invalidSyntax' });
+    expect(scimFailure(() => decodeScimUser(null)).scimType).toBe('invalidSyntax');
   });
 
   it('treats an empty optional string as unset', () => {
