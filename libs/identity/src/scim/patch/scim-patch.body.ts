@@ -1,9 +1,19 @@
 import { invalidPath, invalidSyntax, invalidValue } from '../scim.errors.js';
 import { isScimObject, scimProperty } from '../resources/scim-values.js';
 
-/** Schema URN of a PATCH request body (RFC 7644 §3.5.2). */
+/**
+ * Schema URN of a PATCH request body (RFC 7644 §3.5.2).
+ *
+ * @example
+ * const body = { schemas: [SCIM_PATCH_SCHEMA], Operations: [{ op: 'replace', path: 'active', value: false }] };
+ */
 export const SCIM_PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-/** Most operations one PATCH request may carry. */
+/**
+ * Most operations one PATCH request may carry.
+ *
+ * @example
+ * operations.length <= SCIM_PATCH_OPERATIONS_MAX;
+ */
 export const SCIM_PATCH_OPERATIONS_MAX = 1000;
 
 /** One operation of a PATCH request, `op` lower-cased. */

@@ -180,6 +180,21 @@ describe('applyScimUserPatch: emails', () => {
     });
   });
 
+  it('removes exactly the emails of a value list', () => {
+    const body = patch({ op: 'Remove', path: 'emails', value: [{ value: 'HOME@example.com' }] });
+    expect(applyScimUserPatch(two, body).emails).toEqual([two.emails[0]]);
+  });
+
+  it('applies a pathless key that carries a value filter as a path', () => {
+    const body = patch({
+      op: 'Replace',
+      value: { 'emails[type eq "work"].value': 'moved@example.com', active: 'False' },
+    });
+    const next = applyScimUserPatch(two, body);
+    expect(next.emails[0]).toEqual({ value: 'moved@example.com', type: 'work', primary: true });
+    expect(next.active).toBe(false);
+  });
+
   it('adds without duplicating an email already there', () => {
     const body = patch({ op: 'add', path: 'emails', value: [{ value: 'WORK@example.com', type: 'work' }] });
     expect(applyScimUserPatch(two, body).emails).toHaveLength(2);

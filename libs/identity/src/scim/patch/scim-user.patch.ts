@@ -7,13 +7,13 @@ import {
   removeScimUserAttribute,
   setScimEmailSub,
 } from '../resources/scim-user.assign.js';
-import { resolveScimUserAttribute, type ScimUserTarget } from '../resources/scim-user.schema.js';
-import { checkScimEmails, isScimObject, readScimEmail, scimSingle } from '../resources/scim-values.js';
+import { resolveScimUserTarget, type ScimUserTarget } from '../resources/scim-user.schema.js';
+import { checkScimEmails, isScimObject, readScimEmail, readScimEmails, scimSingle } from '../resources/scim-values.js';
 import { readScimPatchBody, type ScimPatchOperation } from './scim-patch.body.js';
 import { matchScimItem, parseScimPatchPath, scimFilterEqualities, type ScimItemFilter } from './scim-patch.path.js';
 
 function resolve(text: string): ScimUserTarget {
-  const target = resolveScimUserAttribute(text);
+  const target = resolveScimUserTarget(text);
   if (target === 'invalid') throw invalidPath();
   return target;
 }
@@ -26,7 +26,10 @@ function applyPathless(user: ScimUserAttributes, operation: ScimPatchOperation):
   let next = user;
   for (const [key, item] of Object.entries(value)) {
     if (key.toLowerCase() === 'schemas') continue;
-    next = assignScimUserAttribute(next, resolve(key), item, operation.op);
+    // A key with a value filter (`emails[type eq "work"].value`) is a full path: never dropped silently.
+    next = key.includes('[')
+      ? applyOperation(next, { op: operation.op, path: key, value: item })
+      : assignScimUserAttribute(next, resolve(key), item, operation.op);
   }
   return next;
 }
@@ -90,9 +93,13 @@ function applyOperation(user: ScimUserAttributes, operation: ScimPatchOperation)
   if (path.filter !== null) return applyFiltered(user, operation, path.attribute, path.filter, path.sub);
   const target = resolve(path.attribute);
   if (target.kind === 'readOnly') throw mutability('id and meta are read-only');
-  return operation.op === 'remove'
-    ? removeScimUserAttribute(user, target)
-    : assignScimUserAttribute(user, target, operation.value, operation.op);
+  if (operation.op !== 'remove') return assignScimUserAttribute(user, target, operation.value, operation.op);
+  if (target.kind === 'emails' && target.sub === null && operation.value !== undefined && operation.value !== null) {
+    // `remove emails` with a value list (as Entra does for members) removes exactly those values.
+    const listed = new Set(readScimEmails(operation.value).map((email) => email.value.toLowerCase()));
+    return { ...user, emails: user.emails.filter((email) => !listed.has(email.value.toLowerCase())) };
+  }
+  return removeScimUserAttribute(user, target);
 }
 
 /**
@@ -109,6 +116,8 @@ function applyOperation(user: ScimUserAttributes, operation: ScimPatchOperation)
  *   `replace`/`add` of such a path when no email matches adds one carrying the filter's `eq` values
  *   (`type: "work"`) — Entra sends this for a user without a work email and expects it created,
  *   where RFC 7644 would answer `noTarget`;
+ * - a pathless key carrying a value filter is applied as that path; `remove emails` with a value
+ *   list removes exactly those emails (removals are exact);
  * - attributes of the User / enterprise schemas this server does not store (`phoneNumbers`,
  *   `addresses[type eq "work"].formatted`, `manager`, …) and attributes of other schemas are
  *   ignored, so a deactivation that also touches them never fails.

@@ -4,7 +4,12 @@ import { renderScimMeta } from './scim-user.codec.js';
 import { SCIM_GROUP_SCHEMA } from './scim-user.schema.js';
 import { isScimObject, readScimString, scimList, scimProperty } from './scim-values.js';
 
-/** Most members a group create, replace or one PATCH operation may name. */
+/**
+ * Most member ids a group create / replace body, or one PATCH request, may name.
+ *
+ * @example
+ * if (ids.length > SCIM_GROUP_MEMBERS_MAX) throw invalidValue('Too many members');
+ */
 export const SCIM_GROUP_MEMBERS_MAX = 10_000;
 
 /** What a Group create (POST) or replace (PUT) sets. */

@@ -1,4 +1,4 @@
-import { SCIM_ENTERPRISE_SCHEMA, SCIM_GROUP_SCHEMA, SCIM_USER_SCHEMA } from './scim-user.schema.js';
+import { SCIM_ENTERPRISE_USER_SCHEMA, SCIM_GROUP_SCHEMA, SCIM_USER_SCHEMA } from './scim-user.schema.js';
 import { isScimObject } from './scim-values.js';
 
 /** The query parameters of RFC 7644 §3.4.2.5 / §3.9. */
@@ -20,7 +20,7 @@ interface Selector {
 
 function selectors(list: string, kind: 'User' | 'Group'): Selector[] {
   const core = `${(kind === 'User' ? SCIM_USER_SCHEMA : SCIM_GROUP_SCHEMA).toLowerCase()}:`;
-  const enterprise = SCIM_ENTERPRISE_SCHEMA.toLowerCase();
+  const enterprise = SCIM_ENTERPRISE_USER_SCHEMA.toLowerCase();
   const out: Selector[] = [];
   for (const item of list.split(',')) {
     let name = item.trim().toLowerCase();
@@ -126,8 +126,8 @@ export function projectScimResource(
   else if (excluded !== '') out = exclude(resource, byKey(selectors(excluded, kind)));
   else return resource;
   const schemas = out['schemas'];
-  if (Array.isArray(schemas) && !(SCIM_ENTERPRISE_SCHEMA in out)) {
-    out['schemas'] = schemas.filter((schema) => schema !== SCIM_ENTERPRISE_SCHEMA);
+  if (Array.isArray(schemas) && !(SCIM_ENTERPRISE_USER_SCHEMA in out)) {
+    out['schemas'] = schemas.filter((schema) => schema !== SCIM_ENTERPRISE_USER_SCHEMA);
   }
   return out;
 }

@@ -18,7 +18,12 @@ export type ScimAssignMode = 'add' | 'replace';
 /** A sub-attribute of one `emails` value. */
 export type ScimEmailSub = 'value' | 'type' | 'primary';
 
-/** Every stored User attribute unset (`userName` empty until the request sets it), `active` true. */
+/**
+ * Every stored User attribute unset (`userName` empty until the request sets it), `active` true.
+ *
+ * @example
+ * const draft = { ...EMPTY_SCIM_USER, userName: 'ada@example.com' };
+ */
 export const EMPTY_SCIM_USER: ScimUserAttributes = {
   userName: '',
   externalId: null,

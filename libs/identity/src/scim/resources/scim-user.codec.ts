@@ -2,8 +2,8 @@ import type { ScimUserAttributes, ScimUserGroup, ScimUserRecord } from '../../st
 import { invalidSyntax, invalidValue } from '../scim.errors.js';
 import { assignScimUserAttribute, EMPTY_SCIM_USER } from './scim-user.assign.js';
 import {
-  resolveScimUserAttribute,
-  SCIM_ENTERPRISE_SCHEMA,
+  resolveScimUserTarget,
+  SCIM_ENTERPRISE_USER_SCHEMA,
   SCIM_ENTERPRISE_SUBS,
   SCIM_NAME_SUBS,
   SCIM_USER_SCHEMA,
@@ -38,7 +38,7 @@ export function decodeScimUser(body: unknown): ScimUserAttributes {
   if (!isScimObject(body)) throw invalidSyntax('The request body must be a JSON object');
   let user = EMPTY_SCIM_USER;
   for (const [key, value] of Object.entries(body)) {
-    const target = resolveScimUserAttribute(key);
+    const target = resolveScimUserTarget(key);
     // Names no attribute can have and read-only attributes are ignored in a full representation.
     if (target === 'invalid' || target.kind === 'readOnly') continue;
     user = assignScimUserAttribute(user, target, value, 'replace');
@@ -106,7 +106,7 @@ export function renderScimUser(
   const hasEnterprise = Object.keys(enterprise).length > 0;
   const name = setOnly(record.name, SCIM_NAME_SUBS);
   const out: Record<string, unknown> = {
-    schemas: hasEnterprise ? [SCIM_USER_SCHEMA, SCIM_ENTERPRISE_SCHEMA] : [SCIM_USER_SCHEMA],
+    schemas: hasEnterprise ? [SCIM_USER_SCHEMA, SCIM_ENTERPRISE_USER_SCHEMA] : [SCIM_USER_SCHEMA],
     id: record.id,
   };
   if (record.externalId !== null) out['externalId'] = record.externalId;
@@ -128,7 +128,7 @@ export function renderScimUser(
       $ref: `${baseUrl}/Groups/${group.groupId}`,
     }));
   }
-  if (hasEnterprise) out[SCIM_ENTERPRISE_SCHEMA] = enterprise;
+  if (hasEnterprise) out[SCIM_ENTERPRISE_USER_SCHEMA] = enterprise;
   out['meta'] = renderScimMeta('User', record, baseUrl);
   return out;
 }

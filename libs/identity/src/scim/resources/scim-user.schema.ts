@@ -1,10 +1,25 @@
 import type { ScimEnterpriseUser, ScimName } from '../../store/identity-scim.records.js';
 
-/** Schema URN of the core User resource (RFC 7643 §4.1). */
+/**
+ * Schema URN of the core User resource (RFC 7643 §4.1).
+ *
+ * @example
+ * renderedUser.schemas[0] === SCIM_USER_SCHEMA;
+ */
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
-/** Schema URN of the enterprise User extension (RFC 7643 §4.3). */
-export const SCIM_ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-/** Schema URN of the core Group resource (RFC 7643 §4.2). */
+/**
+ * Schema URN of the enterprise User extension (RFC 7643 §4.3); also the key of its object in a User.
+ *
+ * @example
+ * body[SCIM_ENTERPRISE_USER_SCHEMA]; // { department: 'Sales' }
+ */
+export const SCIM_ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+/**
+ * Schema URN of the core Group resource (RFC 7643 §4.2).
+ *
+ * @example
+ * renderedGroup.schemas; // [SCIM_GROUP_SCHEMA]
+ */
 export const SCIM_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 /** Top-level single-valued string attributes of a User that this server stores. */
@@ -62,7 +77,12 @@ const ENTERPRISE_SUBS: readonly (keyof ScimEnterpriseUser)[] = [
   'department',
 ];
 
-/** Finds `name` in `names` ignoring case. */
+/**
+ * Finds `name` in `names` ignoring case.
+ *
+ * @example
+ * canonicalName(['givenName', 'familyName'], 'GIVENNAME'); // 'givenName'
+ */
 export function canonicalName<T extends string>(names: readonly T[], name: string): T | undefined {
   const lower = name.toLowerCase();
   return names.find((candidate) => candidate.toLowerCase() === lower);
@@ -129,14 +149,14 @@ function coreTarget(attribute: string, sub: string | null): ScimUserTarget | 'in
  * attribute, more than one level of sub-attributes, an empty name).
  *
  * @example
- * resolveScimUserAttribute('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department');
+ * resolveScimUserTarget('urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department');
  * // { kind: 'enterprise', sub: 'department' }
- * resolveScimUserAttribute('phoneNumbers'); // { kind: 'ignored' }
+ * resolveScimUserTarget('phoneNumbers'); // { kind: 'ignored' }
  */
-export function resolveScimUserAttribute(text: string): ScimUserTarget | 'invalid' {
-  const split = splitScimAttributeName(text, [SCIM_USER_SCHEMA, SCIM_ENTERPRISE_SCHEMA]);
+export function resolveScimUserTarget(text: string): ScimUserTarget | 'invalid' {
+  const split = splitScimAttributeName(text, [SCIM_USER_SCHEMA, SCIM_ENTERPRISE_USER_SCHEMA]);
   if (split.tooDeep) return 'invalid';
-  if (split.schema === SCIM_ENTERPRISE_SCHEMA.toLowerCase()) {
+  if (split.schema === SCIM_ENTERPRISE_USER_SCHEMA.toLowerCase()) {
     if (split.attribute === '') return { kind: 'enterprise', sub: null };
     const sub = canonicalName(ENTERPRISE_SUBS, split.attribute);
     if (sub === undefined) return { kind: 'ignored' };
@@ -147,7 +167,17 @@ export function resolveScimUserAttribute(text: string): ScimUserTarget | 'invali
   return coreTarget(split.attribute, split.sub);
 }
 
-/** The stored name sub-attributes, in schema order. */
+/**
+ * The stored name sub-attributes, in schema order.
+ *
+ * @example
+ * SCIM_NAME_SUBS.includes('givenName'); // true
+ */
 export const SCIM_NAME_SUBS = NAME_SUBS;
-/** The stored enterprise sub-attributes, in schema order. */
+/**
+ * The stored enterprise sub-attributes, in schema order (`manager` is not stored).
+ *
+ * @example
+ * SCIM_ENTERPRISE_SUBS.includes('department'); // true
+ */
 export const SCIM_ENTERPRISE_SUBS = ENTERPRISE_SUBS;

@@ -1,9 +1,19 @@
 import type { ScimEmail } from '../../store/identity-scim.records.js';
 import { invalidValue } from '../scim.errors.js';
 
-/** Longest stored string attribute (identity-model §9.5). */
+/**
+ * Longest stored string attribute (identity-model §9.5).
+ *
+ * @example
+ * readScimString(text, SCIM_STRING_MAX);
+ */
 export const SCIM_STRING_MAX = 1024;
-/** Most `emails` values a User keeps. */
+/**
+ * Most `emails` values a User keeps (positions 0..19).
+ *
+ * @example
+ * emails.length <= SCIM_EMAILS_MAX;
+ */
 export const SCIM_EMAILS_MAX = 20;
 
 // C0 controls, DEL and C1 controls.
