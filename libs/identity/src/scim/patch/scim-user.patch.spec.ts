@@ -107,6 +107,39 @@ describe("applyScimUserPatch: Entra's legacy shapes", () => {
     expect(next.enterprise.department).toBe('Sales');
   });
 
+  it('adds a single-valued string sent as [{value}] (Entra without aadOptscim062020)', () => {
+    const body = {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'Add', path: 'nickName', value: [{ value: 'Babs' }] }],
+    };
+    expect(applyScimUserPatch(USER, body).nickName).toBe('Babs');
+    const flagged = patch({ op: 'add', path: 'nickName', value: 'Babs' });
+    expect(applyScimUserPatch(USER, flagged).nickName).toBe('Babs');
+  });
+
+  it('replaces several attributes path by path and as one pathless object (Entra with and without the flag)', () => {
+    const values = {
+      displayName: 'Pvlo',
+      'emails[type eq "work"].value': 'TestBcwqnm@test.microsoft.com',
+      'name.givenName': 'Gtfd',
+      'name.familyName': 'Pkqf',
+      externalId: 'Eqpj',
+      [`${ENTERPRISE}:employeeNumber`]: 'Eqpj',
+    };
+    const byPath = patch(...Object.entries(values).map(([path, value]) => ({ op: 'Replace', path, value })));
+    const pathless = patch({ op: 'replace', value: values });
+    const expected: ScimUserAttributes = {
+      ...USER,
+      displayName: 'Pvlo',
+      externalId: 'Eqpj',
+      emails: [{ value: 'TestBcwqnm@test.microsoft.com', type: 'work', primary: true }],
+      name: { ...USER.name, givenName: 'Gtfd', familyName: 'Pkqf' },
+      enterprise: { ...USER.enterprise, employeeNumber: 'Eqpj' },
+    };
+    expect(applyScimUserPatch(USER, byPath)).toEqual(expected);
+    expect(applyScimUserPatch(USER, pathless)).toEqual(expected);
+  });
+
   it('takes "True" for active and one-item arrays / single objects', () => {
     const inactive = { ...USER, active: false };
     expect(applyScimUserPatch(inactive, patch({ op: 'Replace', path: 'active', value: 'True' })).active).toBe(true);

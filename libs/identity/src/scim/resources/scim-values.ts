@@ -56,6 +56,22 @@ export function scimSingle(value: unknown): unknown {
 }
 
 /**
+ * A single simple value: a one-item array is unwrapped, and so is an object carrying only `value`
+ * — Entra tenants without `aadOptscim062020` send `"value": [{"value": "Babs"}]` for `nickName`.
+ *
+ * @example
+ * scimScalar([{ value: 'Babs' }]); // 'Babs'
+ */
+export function scimScalar(raw: unknown): unknown {
+  const value = scimSingle(raw);
+  if (isScimObject(value) && Object.keys(value).length === 1) {
+    const inner = scimProperty(value, 'value');
+    if (inner !== undefined) return inner;
+  }
+  return value;
+}
+
+/**
  * Entra legacy leniency: a single value where an array is expected is a one-item array; `null` /
  * absent is empty.
  *
@@ -76,7 +92,7 @@ export function scimList(value: unknown): readonly unknown[] {
  * readScimString(''); // null
  */
 export function readScimString(raw: unknown, max = SCIM_STRING_MAX): string | null {
-  const value = scimSingle(raw);
+  const value = scimScalar(raw);
   if (value === undefined || value === null || value === '') return null;
   if (typeof value !== 'string' || value.length > max) throw invalidValue();
   return value;
@@ -101,7 +117,7 @@ export function readScimUserName(raw: unknown): string {
  * readScimBoolean('False'); // false
  */
 export function readScimBoolean(raw: unknown): boolean {
-  const value = scimSingle(raw);
+  const value = scimScalar(raw);
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') {
     const lower = value.toLowerCase();
