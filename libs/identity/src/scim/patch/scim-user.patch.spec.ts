@@ -276,7 +276,6 @@ describe('applyScimUserPatch: refusals', () => {
     for (const operation of [
       { op: 'replace', path: 'id', value: 'x' },
       { op: 'replace', path: 'meta.created', value: '2020-01-01T00:00:00Z' },
-      { op: 'replace', value: { id: 'x' } },
       { op: 'remove', path: 'userName' },
       { op: 'remove', path: 'active' },
     ]) {
@@ -285,6 +284,14 @@ describe('applyScimUserPatch: refusals', () => {
         scimType: 'mutability',
       });
     }
+  });
+
+  it('ignores read-only id, meta and schemas echoed inside a pathless object (a deactivation still applies)', () => {
+    const next = applyScimUserPatch(
+      USER,
+      patch({ op: 'replace', value: { id: 'x', meta: { version: 'W/"9"' }, schemas: [], active: false } }),
+    );
+    expect(next).toEqual({ ...USER, active: false });
   });
 
   it('refuses remove without path (noTarget) and add without value or with a bad value (invalidValue)', () => {

@@ -25,7 +25,10 @@ function applyPathless(user: ScimUserAttributes, operation: ScimPatchOperation):
   if (!isScimObject(value)) throw invalidValue('A PATCH without path needs an object value');
   let next = user;
   for (const [key, item] of Object.entries(value)) {
-    if (key.toLowerCase() === 'schemas') continue;
+    // A whole-resource object may echo `schemas`, `id` and `meta` (Okta does for groups): read-only
+    // values inside a pathless object are ignored as RFC 7644 §3.5.1 says for PUT; an explicit
+    // path to them stays a `mutability` error.
+    if (['schemas', 'id', 'meta'].includes(key.toLowerCase())) continue;
     // A key with a value filter (`emails[type eq "work"].value`) is a full path: never dropped silently.
     next = key.includes('[')
       ? applyOperation(next, { op: operation.op, path: key, value: item })
@@ -123,7 +126,7 @@ function applyOperation(user: ScimUserAttributes, operation: ScimPatchOperation)
  *   ignored, so a deactivation that also touches them never fails.
  *
  * Refusals (each a 400 with its `scimType`): see `readScimPatchBody` for the envelope; a malformed
- * path → `invalidPath`, a malformed filter → `invalidFilter`; `id` / `meta` or removing `userName`
+ * path → `invalidPath`, a malformed filter → `invalidFilter`; a path to `id` / `meta` or removing `userName`
  * or `active` → `mutability`; `remove` without a path → `noTarget`; a value of the wrong type or
  * out of bounds → `invalidValue`. A `remove` whose filter matches nothing is a no-op.
  *

@@ -1,4 +1,9 @@
-import { SCIM_ENTERPRISE_USER_SCHEMA, SCIM_GROUP_SCHEMA, SCIM_USER_SCHEMA } from './scim-user.schema.js';
+import {
+  SCIM_ENTERPRISE_USER_SCHEMA,
+  SCIM_GROUP_SCHEMA,
+  SCIM_TESSERA_IDENTITY_SCHEMA,
+  SCIM_USER_SCHEMA,
+} from './scim-user.schema.js';
 import { isScimObject } from './scim-values.js';
 
 /** The query parameters of RFC 7644 §3.4.2.5 / §3.9. */
@@ -9,8 +14,9 @@ export interface ScimProjectionParams {
   readonly excludedAttributes?: string | undefined;
 }
 
-// `returned: always` (RFC 7643 §3.1, §7): the resource's identity and its schemas and meta.
-const ALWAYS = new Set(['id', 'schemas', 'meta']);
+// `returned: always` (RFC 7643 §3.1, §7): the resource's identity, its schemas and meta, and
+// Tessera's identity extension (the identity user id).
+const ALWAYS = new Set(['id', 'schemas', 'meta', SCIM_TESSERA_IDENTITY_SCHEMA.toLowerCase()]);
 
 /** One requested name, lower-cased: a top-level key of the representation and an optional sub-attribute. */
 interface Selector {

@@ -6,6 +6,7 @@ import {
   SCIM_ENTERPRISE_USER_SCHEMA,
   SCIM_ENTERPRISE_SUBS,
   SCIM_NAME_SUBS,
+  SCIM_TESSERA_IDENTITY_SCHEMA,
   SCIM_USER_SCHEMA,
 } from './scim-user.schema.js';
 import { isScimObject } from './scim-values.js';
@@ -106,7 +107,9 @@ export function renderScimUser(
   const hasEnterprise = Object.keys(enterprise).length > 0;
   const name = setOnly(record.name, SCIM_NAME_SUBS);
   const out: Record<string, unknown> = {
-    schemas: hasEnterprise ? [SCIM_USER_SCHEMA, SCIM_ENTERPRISE_USER_SCHEMA] : [SCIM_USER_SCHEMA],
+    schemas: hasEnterprise
+      ? [SCIM_USER_SCHEMA, SCIM_ENTERPRISE_USER_SCHEMA, SCIM_TESSERA_IDENTITY_SCHEMA]
+      : [SCIM_USER_SCHEMA, SCIM_TESSERA_IDENTITY_SCHEMA],
     id: record.id,
   };
   if (record.externalId !== null) out['externalId'] = record.externalId;
@@ -129,6 +132,7 @@ export function renderScimUser(
     }));
   }
   if (hasEnterprise) out[SCIM_ENTERPRISE_USER_SCHEMA] = enterprise;
+  out[SCIM_TESSERA_IDENTITY_SCHEMA] = { userId: record.userId };
   out['meta'] = renderScimMeta('User', record, baseUrl);
   return out;
 }

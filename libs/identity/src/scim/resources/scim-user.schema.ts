@@ -15,6 +15,14 @@ export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
  */
 export const SCIM_ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 /**
+ * Schema URN of Tessera's read-only User extension: `{ userId }`, the identity user the SCIM user
+ * provisions (the id the identity routes — memberships, audit — use). Always returned.
+ *
+ * @example
+ * body[SCIM_TESSERA_IDENTITY_SCHEMA]; // { userId: '0192…' }
+ */
+export const SCIM_TESSERA_IDENTITY_SCHEMA = 'urn:tessera:params:scim:schemas:extension:identity:1.0:User';
+/**
  * Schema URN of the core Group resource (RFC 7643 §4.2).
  *
  * @example
