@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { createTestDatabase, openDatabase, type OpenDatabase, type TestDatabase } from '@tessera/database';
-import { parseScimUserFilter, SCIM_FILTER_MAX_LENGTH, type ScimUserFilter } from '@tessera/identity';
+import {
+  parseScimGroupFilter,
+  parseScimUserFilter,
+  SCIM_FILTER_MAX_LENGTH,
+  type ScimUserFilter,
+} from '@tessera/identity';
 import { ScimError } from '../../../libs/identity/src/scim/scim.errors.js';
 import { identityEntities } from '../../../libs/identity-mikro-orm/src/entities/identity.entities.js';
-import { scimUserFilterSql } from '../../../libs/identity-mikro-orm/src/store/identity-scim-filter.sql.js';
+import {
+  scimGroupFilterSql,
+  scimUserFilterSql,
+} from '../../../libs/identity-mikro-orm/src/store/identity-scim-filter.sql.js';
 import { evaluate, TEXT_COLUMNS, userArbitrary, type ModelUser } from './scim-filter.model.js';
 import { Choices, filterArbitrary, printFilter } from './scim-filter.printer.js';
 
@@ -43,6 +51,27 @@ const DDL = [
     type text null check (char_length(type) between 1 and 64),
     is_primary boolean not null,
     primary key (scim_user_id, position)
+  )`,
+  `create index scim_users_user_name_lower_index on tessera_identity.scim_users (organization_id, provider, lower(user_name)) where state = 'active'`,
+  `create index scim_users_user_name_pattern_index on tessera_identity.scim_users (organization_id, provider, lower(user_name) text_pattern_ops) where state = 'active'`,
+  `create table tessera_identity.scim_groups (
+    id uuid primary key,
+    organization_id uuid not null,
+    provider text not null,
+    external_id text null,
+    display_name text not null,
+    state text not null,
+    created_at timestamptz not null,
+    updated_at timestamptz not null,
+    version integer not null default 1
+  )`,
+  `create table tessera_identity.scim_group_members (
+    group_id uuid not null references tessera_identity.scim_groups (id),
+    scim_user_id uuid not null references tessera_identity.scim_users (id),
+    organization_id uuid not null,
+    provider text not null,
+    added_at timestamptz not null,
+    primary key (group_id, scim_user_id)
   )`,
 ];
 
@@ -153,6 +182,72 @@ describe(`SCIM filters on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`
     );
     // The generator is not degenerate: many filters select some but not all users.
     expect(matchedSome).toBeGreaterThan(40);
+  });
+
+  it('looks userName up through the lower(user_name) indexes (eq, and sw by the text_pattern_ops one)', async () => {
+    const em = db.orm.em.fork();
+    await em.begin();
+    try {
+      const explain = async (text: string) => {
+        const where = scimUserFilterSql(parseScimUserFilter(text), 'u');
+        const plan = await em.execute<Row[]>(
+          `explain select u.id from tessera_identity.scim_users u where u.organization_id = ? and u.provider = ? and u.state = 'active' and ${where.sql}`,
+          [ORGANIZATION, PROVIDER, ...where.params],
+        );
+        return plan.map((row) => String(row['QUERY PLAN'])).join('\n');
+      };
+      await em.execute('set local enable_seqscan = off');
+      const equality = await explain('userName eq "BJensen"');
+      expect(equality).not.toContain('Seq Scan');
+      expect(equality).toMatch(/Index Cond: .*\(lower\(user_name\) = 'bjensen'::text\)/);
+      // Only the pattern index left (rolled back below): a prefix search must be an index range.
+      await em.execute('drop index tessera_identity.scim_users_user_name_lower_index');
+      const prefix = await explain('USERNAME SW "Bj%"');
+      expect(prefix).not.toContain('Seq Scan');
+      expect(prefix).toMatch(/Index Cond: .*\(lower\(user_name\) ~>=~ 'bj%'::text\)/);
+    } finally {
+      await em.rollback();
+    }
+  });
+
+  it('matches groups by display name and by member', async () => {
+    const [alice, bob] = users;
+    const groups = [
+      { id: '0190f1e2-0000-7000-8000-000000000201', name: 'Admins', members: [alice!.id, bob!.id] },
+      { id: '0190f1e2-0000-7000-8000-000000000202', name: 'ad_mins%', members: [bob!.id] },
+      { id: '0190f1e2-0000-7000-8000-000000000203', name: 'Empty', members: [] },
+    ];
+    const now = new Date('2024-01-01T00:00:00Z');
+    for (const group of groups) {
+      await sql(
+        "insert into tessera_identity.scim_groups (id, organization_id, provider, display_name, state, created_at, updated_at) values (?, ?, ?, ?, 'active', ?, ?)",
+        [group.id, ORGANIZATION, PROVIDER, group.name, now, now],
+      );
+      for (const member of group.members) {
+        await sql(
+          'insert into tessera_identity.scim_group_members (group_id, scim_user_id, organization_id, provider, added_at) values (?, ?, ?, ?, ?)',
+          [group.id, member, ORGANIZATION, PROVIDER, now],
+        );
+      }
+    }
+    const names = async (text: string) => {
+      const where = scimGroupFilterSql(parseScimGroupFilter(text), 'g');
+      const rows = await sql(
+        `select g.display_name from tessera_identity.scim_groups g where g.organization_id = ? and ${where.sql} order by g.id`,
+        [ORGANIZATION, ...where.params],
+      );
+      return rows.map((row) => row['display_name']);
+    };
+    expect(await names('displayName eq "ADMINS"')).toEqual(['Admins']);
+    expect(await names('displayName sw "ad_"')).toEqual(['ad_mins%']);
+    expect(await names('displayName co "%"')).toEqual(['ad_mins%']);
+    expect(await names(`members eq "${bob!.id.toUpperCase()}"`)).toEqual(['Admins', 'ad_mins%']);
+    expect(await names(`members[value eq "${alice!.id}"]`)).toEqual(['Admins']);
+    expect(await names(`members ne "${alice!.id}"`)).toEqual(['Admins', 'ad_mins%', 'Empty']);
+    expect(await names(`not (members eq "${alice!.id}")`)).toEqual(['ad_mins%', 'Empty']);
+    expect(await names('members pr')).toEqual(['Admins', 'ad_mins%']);
+    expect(await names('not (members pr)')).toEqual(['Empty']);
+    expect(await names('members eq "not-an-id"')).toEqual([]);
   });
 
   it('treats injection-looking values as data', async () => {

@@ -48,6 +48,10 @@ describe('the SCIM attribute registry', () => {
     expect(resolveScimUserAttribute(name)).toEqual({ unstored: true, multiValued });
   });
 
+  it('marks the derived groups attribute', () => {
+    expect(resolveScimUserAttribute('Groups.value')).toEqual({ unstored: true, multiValued: true, derived: true });
+  });
+
   it.each(['nosuch', 'department', 'enterprise.department', 'urn:example:User:userName', 'name.nosuch', 'members'])(
     'does not know the User attribute %s',
     (name) => {

@@ -30,6 +30,11 @@ export interface ScimUnstoredAttribute {
   readonly unstored: true;
   /** The attribute or its parent is multi-valued (`phoneNumbers`, `phoneNumbers.value`). */
   readonly multiValued: boolean;
+  /**
+   * Computed by the server from other resources (`groups`): it has values, so it is ignored in a
+   * body but cannot be filtered on as if absent.
+   */
+  readonly derived?: true;
 }
 
 /** Result of a lookup: stored, known-but-unstored, or `undefined` for a name of no schema. */
@@ -90,7 +95,6 @@ const MULTI_VALUED_PARTS = ['value', 'display', 'type', 'primary'];
 const USER_UNSTORED: ReadonlyArray<readonly [string, boolean, readonly string[]]> = [
   ['password', false, []],
   ['profileUrl', false, []],
-  ['schemas', true, []],
   ['phoneNumbers', true, MULTI_VALUED_PARTS],
   ['ims', true, MULTI_VALUED_PARTS],
   ['photos', true, MULTI_VALUED_PARTS],
@@ -103,8 +107,8 @@ const USER_UNSTORED: ReadonlyArray<readonly [string, boolean, readonly string[]]
   ['emails', true, ['display']],
   [`${SCIM_ENTERPRISE_USER_SCHEMA}:manager`, false, ['value', '$ref', 'displayName']],
 ];
+const DERIVED = new Set(['groups']);
 const GROUP_UNSTORED: ReadonlyArray<readonly [string, boolean, readonly string[]]> = [
-  ['schemas', true, []],
   ['members', true, ['display', 'type', '$ref']],
   ['meta', false, ['resourceType', 'location', 'version']],
 ];
@@ -131,7 +135,9 @@ function registry<P extends string>(
   const stored = new Map(attributes.map(([path, descriptor]) => [external(path).toLowerCase(), { path, descriptor }]));
   const unstoredMap = new Map<string, ScimUnstoredAttribute>();
   for (const [name, multiValued, parts] of unstored) {
-    const entry = { unstored: true, multiValued } as const;
+    const entry: ScimUnstoredAttribute = DERIVED.has(name)
+      ? { unstored: true, multiValued, derived: true }
+      : { unstored: true, multiValued };
     if (!stored.has(name.toLowerCase())) unstoredMap.set(name.toLowerCase(), entry);
     for (const part of parts) unstoredMap.set(`${name}.${part}`.toLowerCase(), entry);
   }

@@ -202,6 +202,9 @@ describe('parseScimUserFilter', () => {
     '[userName pr]',
     'userName pr "x"',
     'and userName pr',
+    'groups.value eq "x"',
+    'groups[value eq "x"]',
+    'schemas eq "urn:ietf:params:scim:schemas:core:2.0:User"',
   ])('refuses %j as invalidFilter', (text) => {
     expect(failure(() => parseScimUserFilter(text))).toEqual({
       status: 400,

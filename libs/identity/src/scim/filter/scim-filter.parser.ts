@@ -127,7 +127,8 @@ class FilterParser {
   private parseAttributeExpression(name: string, scope: string | null): Leaf {
     const path = scope === null ? name : `${scope}.${name}`;
     const found = this.resolve(path);
-    if (found === undefined) throw invalidFilter();
+    // A derived attribute (`groups`) has values this filter cannot see: refuse rather than answer "absent".
+    if (found === undefined || ('unstored' in found && found.derived)) throw invalidFilter();
     if (this.peek()?.kind === '[') {
       const multiValued = isStoredScimAttribute(found)
         ? found.descriptor.type === 'complex' && found.descriptor.multiValued === true
