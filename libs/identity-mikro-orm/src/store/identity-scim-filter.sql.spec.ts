@@ -8,7 +8,8 @@ import {
 } from './identity-scim-filter.sql.js';
 
 const ID = '0190f1e2-83e4-7a21-9f47-b1a4b6a5cc38';
-const EMAILS = 'tessera_identity.scim_user_emails u_e where u_e.scim_user_id = u.id';
+const EMAILS =
+  'tessera_identity.scim_user_emails u_e where u_e.scim_user_id = u.id and u_e.organization_id = u.organization_id and u_e.provider = u.provider';
 const user = (text: string) => scimUserFilterSql(parseScimUserFilter(text), 'u');
 
 describe('scimUserFilterSql', () => {
@@ -40,7 +41,7 @@ describe('scimUserFilterSql', () => {
     ['emails co "@x"', `exists (select 1 from ${EMAILS} and (lower(u_e.value) like lower(?) escape '\\'))`, ['%@x%']],
     [
       'emails.type ne "work"',
-      `((not exists (select 1 from ${EMAILS})) or exists (select 1 from ${EMAILS} and (u_e.type is null or lower(u_e.type) <> lower(?))))`,
+      `((not exists (select 1 from ${EMAILS} and true)) or exists (select 1 from ${EMAILS} and (u_e.type is null or lower(u_e.type) <> lower(?))))`,
       ['work'],
     ],
     ['emails.type eq null', `(not exists (select 1 from ${EMAILS} and (u_e.type is not null and u_e.type <> '')))`, []],
@@ -77,7 +78,8 @@ describe('scimUserFilterSql', () => {
 });
 
 describe('scimGroupFilterSql', () => {
-  const MEMBERS = 'tessera_identity.scim_group_members g_m where g_m.group_id = g.id';
+  const MEMBERS =
+    'tessera_identity.scim_group_members g_m where g_m.group_id = g.id and g_m.organization_id = g.organization_id and g_m.provider = g.provider';
   it.each<[string, string, unknown[]]>([
     ['displayName eq "Admins"', '(lower(g.display_name) = lower(?))', ['Admins']],
     [`members eq "${ID.toUpperCase()}"`, `exists (select 1 from ${MEMBERS} and (g_m.scim_user_id = ?))`, [ID]],

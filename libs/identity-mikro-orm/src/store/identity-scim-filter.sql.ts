@@ -213,16 +213,21 @@ function node(resource: Resource, filter: ScimFilter, scope: Scope, builder: Bui
       }
       const any = exists(resource, scope, leaf(column, reference, filter, builder));
       if (filter.kind === 'compare' && filter.op === 'ne' && filter.value !== null) {
-        return `((not exists (select 1 from ${resource.child.table} ${scope.child} where ${scope.child}.${resource.child.parent} = ${scope.alias}.id)) or ${any})`;
+        return `((not ${exists(resource, scope, 'true')}) or ${any})`;
       }
       return any;
     }
   }
 }
 
+/**
+ * `exists` over the child rows; the tenant columns are correlated too so that a lookup by value can
+ * start from the child table's `(organization_id, provider, lower(value))` index.
+ */
 function exists(resource: Resource, scope: Scope, predicate: string): string {
   const { table: name, parent } = resource.child;
-  return `exists (select 1 from ${name} ${scope.child} where ${scope.child}.${parent} = ${scope.alias}.id and ${predicate})`;
+  const [child, row] = [scope.child, scope.alias];
+  return `exists (select 1 from ${name} ${child} where ${child}.${parent} = ${row}.id and ${child}.organization_id = ${row}.organization_id and ${child}.provider = ${row}.provider and ${predicate})`;
 }
 
 /** `pr`: present and (for text) non-empty. */
