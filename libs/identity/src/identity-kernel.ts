@@ -8,6 +8,7 @@ import type { IdentityStore } from './store/identity-store.port.js';
 import type { SessionValidationCache } from './sessions/session-validation.cache.js';
 import type { AdministrativeRecovery } from './recovery/admin-recovery.port.js';
 import type { FederationSettings } from './federation/federation-settings.js';
+import type { ScimSettings } from './scim/scim.options.js';
 
 /**
  * Everything an identity service needs once startup checks passed: validated configuration,
@@ -28,4 +29,6 @@ export interface IdentityKernel {
   readonly adminRecovery?: AdministrativeRecovery;
   /** Validated federation options (static providers resolved). */
   readonly federation: FederationSettings;
+  /** Validated SCIM options. */
+  readonly scim: ScimSettings;
 }

@@ -1,6 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestjs/common';
 import type { IdentityConfig } from './config/identity.config.js';
 import type { IdentityFederationOptions } from './federation/federation.options.js';
+import type { IdentityScimOptions } from './scim/scim.options.js';
 import type { CapabilityResolver, OrganizationSelector } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
@@ -27,6 +28,8 @@ export interface IdentityModuleOptions {
   unsafeAllowEmbeddedDatabase?: boolean;
   /** Enterprise federation (OIDC and SAML sign-in per organization, identity-http §6). @default enabled, no static providers */
   federation?: IdentityFederationOptions;
+  /** SCIM 2.0 provisioning under `/scim/v2` (identity-http §7, organization-managed connections). @default enabled */
+  scim?: IdentityScimOptions;
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

@@ -36,6 +36,9 @@ import { IdentityMaintenance } from './maintenance/identity-maintenance.service.
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady, requireServerDatabase } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
+import { scimErrorMapper, scimRouterErrorRenderer } from './scim/http/scim-error.mapper.js';
+import { scimRouter } from './scim/http/scim.router.js';
+import { resolveScimSettings } from './scim/scim.options.js';
 import { ServiceCredentialResolver } from './service-identities/service-credential.resolver.js';
 import { SessionResolver } from './sessions/session-resolver.js';
 import { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
@@ -79,6 +82,7 @@ const kernelProvider: Provider = {
       audit,
       capabilityResolvers: options.capabilityResolvers ?? [],
       federation,
+      scim: resolveScimSettings(options.scim),
       ...(authorizer !== undefined && sink !== undefined ? { adminRecovery: { authorizer, sink } } : {}),
     };
   },
@@ -161,14 +165,17 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
       inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],
       useFactory: pipelineStages,
     },
-    // The OAuth mapper claims every error on `/oauth/*` (RFC 6749 bodies) before the identity envelope.
-    { provide: TESSERA_ERROR_MAPPER, useValue: [oauthErrorMapper, identityErrorMapper] },
-    { provide: TESSERA_ROUTER_ERROR_RENDERER, useValue: [identityRouterErrorRenderer, oauthRouterErrorRenderer] },
+    // The SCIM and OAuth mappers claim every error on `/scim/v2/**` (RFC 7644) and `/oauth/*` (RFC 6749) before the identity envelope.
+    { provide: TESSERA_ERROR_MAPPER, useValue: [scimErrorMapper, oauthErrorMapper, identityErrorMapper] },
+    {
+      provide: TESSERA_ROUTER_ERROR_RENDERER,
+      useValue: [identityRouterErrorRenderer, oauthRouterErrorRenderer, scimRouterErrorRenderer],
+    },
     {
       provide: 'TesseraIdentityRouterRegistration',
       inject: [IDENTITY_KERNEL],
       useFactory: (kernel: IdentityKernel) =>
-        new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router]),
+        new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router, scimRouter(kernel)]),
     },
   ],
   exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance],

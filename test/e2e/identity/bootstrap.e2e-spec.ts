@@ -173,7 +173,7 @@ describe('POST /identity/v1/bootstrap (route 46)', () => {
       bootstrap: false,
       administrativeRecovery: false,
       federation: true,
-      scim: false,
+      scim: true,
     });
     expect(res.body.device).toEqual({ verificationUri: `${TEST_ORIGIN}/device` });
     expect(res.text).not.toMatch(/secret|pepper|password|private|digest/);

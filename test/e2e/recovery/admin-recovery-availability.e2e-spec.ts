@@ -45,7 +45,7 @@ describe('administrative recovery is disabled unless both integrations are confi
     });
     const res = await request(identity.app.getHttpServer()).get('/identity/v1/client-config');
     expect(res.status).toBe(200);
-    expect(res.body.features).toMatchObject({ administrativeRecovery: true, federation: true, scim: false });
+    expect(res.body.features).toMatchObject({ administrativeRecovery: true, federation: true, scim: true });
   });
 });
 

@@ -31,7 +31,8 @@ export type IdentityConfigRule =
   | 'request_id_header'
   | 'audit'
   | 'maintenance'
-  | 'federation';
+  | 'federation'
+  | 'scim';
 
 /**
  * An invalid identity configuration, thrown at boot (never a client answer). The message says

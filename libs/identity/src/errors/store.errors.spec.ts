@@ -1,10 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  mapStoreError,
-  STORE_ERROR_CODES,
-  StoreError,
-  type StoreErrorCode,
-} from './store.errors.js';
+import { mapStoreError, STORE_ERROR_CODES, StoreError, type StoreErrorCode } from './store.errors.js';
 
 describe('mapStoreError', () => {
   it.each<[StoreErrorCode, string, string]>([

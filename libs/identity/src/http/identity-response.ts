@@ -1,6 +1,8 @@
 import type { Exchange } from '@tessera/web';
 import { identityErrorBody, IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
 import { getRequestId } from './identity-exchange.js';
+import { respondScimIdentityError } from '../scim/http/scim-error.mapper.js';
+import { isScimPath } from '../scim/http/scim-response.js';
 import { isOAuthPath, respondOAuthError, respondOAuthMethodNotAllowed, toOAuthError } from './oauth-response.js';
 
 /**
@@ -14,6 +16,7 @@ import { isOAuthPath, respondOAuthError, respondOAuthMethodNotAllowed, toOAuthEr
  * respondIdentityError(exchange, 'not_found');
  */
 export function respondIdentityError(exchange: Exchange, code: IdentityErrorCode, retryAfterSeconds?: number): void {
+  if (isScimPath(exchange.path)) return respondScimIdentityError(exchange, code, retryAfterSeconds);
   const error = new IdentityError(code, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
   if (isOAuthPath(exchange.path)) {
     // RFC 6749 has no code for a 405: the router's own body (web §5.2) with its `Allow`, cached by

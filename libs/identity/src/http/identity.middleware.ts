@@ -8,6 +8,7 @@ import { resolveBearer, type BearerResolver } from './bearer-credential.js';
 import { getRequestId, getRequestTime, IDENTITY_ATTRIBUTES } from './identity-exchange.js';
 import { respondIdentityError } from './identity-response.js';
 import { isIdentityOwnedPath } from './pipeline-stages.js';
+import { isScimPath } from '../scim/http/scim-response.js';
 
 const BEARER_SCHEME = /^bearer(?: |$)/i;
 
@@ -47,6 +48,8 @@ export interface IdentityMiddlewareOptions {
  */
 export function identityMiddleware(options: IdentityMiddlewareOptions): Middleware {
   return async (exchange, next) => {
+    // SCIM authenticates its own bearer tokens (identity-http §7); cookies never authenticate there.
+    if (isScimPath(exchange.path)) return next();
     const cookies = cookieValues(exchange.headerValues('cookie'), options.cookieName);
     const authorization = claimedAuthorization(exchange.headerValues('authorization'), exchange.path);
     if (cookies.length > 0 && authorization.length > 0) return respondIdentityError(exchange, 'invalid_credentials');

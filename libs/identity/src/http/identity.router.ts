@@ -12,6 +12,7 @@ import { ORGANIZATION_ROUTES } from './routes/organization.routes.js';
 import { PASSKEY_ROUTES } from './routes/passkey.routes.js';
 import { RECOVERY_ROUTES } from './routes/recovery.routes.js';
 import { anonymousRouteMatchers, mountRouteTables, type IdentityRouteTable } from './routes/route-table.js';
+import { SCIM_CONNECTION_ROUTES } from './routes/scim-connection.routes.js';
 import { SERVICE_IDENTITY_ROUTES } from './routes/service-identity.routes.js';
 import { SESSION_ROUTES } from './routes/session.routes.js';
 
@@ -31,6 +32,7 @@ export const ROUTE_TABLES: readonly IdentityRouteTable[] = [
   DEVICE_ROUTES,
   FEDERATION_ROUTES,
   FEDERATION_PROVIDER_ROUTES,
+  SCIM_CONNECTION_ROUTES,
   OPENAPI_ROUTES,
   OAUTH_ROUTES,
 ];

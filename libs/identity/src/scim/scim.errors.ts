@@ -11,7 +11,7 @@ export type ScimErrorType =
   | 'sensitive';
 
 /** HTTP statuses a SCIM error answers with. */
-export type ScimErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 500 | 503;
+export type ScimErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 500 | 501 | 503;
 
 /**
  * A refusal on `/scim/v2/**`, rendered as the RFC 7644 error body

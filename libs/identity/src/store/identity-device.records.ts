@@ -16,7 +16,6 @@ export type DeviceAccessTokenState = 'active' | 'revoked' | 'expired';
 /** Device refresh token state: `rotated` once, replay of a rotated token revokes the family. */
 export type DeviceRefreshTokenState = 'active' | 'rotated' | 'revoked' | 'expired';
 
-
 /** What an approval bound to a grant (all set together, then immutable). */
 export interface DeviceGrantAuthorization {
   readonly userId: string;

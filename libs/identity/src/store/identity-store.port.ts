@@ -1,3 +1,4 @@
+import type { IdentityScimPort } from './identity-scim.port.js';
 import type { StoreErrorCode } from '../errors/store.errors.js';
 import type { IdentityCredentialCommands, IdentityCredentialReads } from './identity-credential.port.js';
 import type { IdentityDevicePort } from './identity-device.port.js';
@@ -251,6 +252,7 @@ export type IdentityStore = IdentityStoreReads &
   IdentityFederationRegistryReads &
   IdentityFederationCommands &
   IdentityDevicePort &
+  IdentityScimPort &
   IdentityMaintenanceCommands;
 
 /** DI token of the {@link IdentityStore} port. */

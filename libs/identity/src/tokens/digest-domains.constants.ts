@@ -17,6 +17,7 @@ export const DIGEST_DOMAINS = Object.freeze({
   deviceAccessToken: 'tessera-device-access-token-v1',
   deviceRefreshToken: 'tessera-device-refresh-token-v1',
   serviceCredential: 'tessera-service-credential-v1',
+  scimToken: 'tessera-scim-token-v1',
   auditUserAgent: 'tessera-audit-user-agent-v1',
   auditClientAddress: 'tessera-audit-client-address-v1',
   rateLimit: 'tessera-rate-limit-v1',

@@ -194,6 +194,11 @@ const TAGS = [
       'OIDC and SAML sign-in per organization (start, callbacks, SP metadata) and the providers an organization registers. Federation answers carry `Cache-Control: no-store`, `Pragma: no-cache`, `Referrer-Policy: no-referrer` and `X-Content-Type-Options: nosniff`.',
   },
   {
+    name: 'scim',
+    description:
+      'SCIM connections of an organization: the bearer tokens and group-to-role rules its identity provider provisions with under `/scim/v2` (RFC 7644; that protocol describes itself at `/scim/v2/ServiceProviderConfig`, `/ResourceTypes` and `/Schemas`).',
+  },
+  {
     name: 'oauth',
     description:
       'RFC 8628 device authorization, the token endpoint and RFC 7009 revocation: form bodies, RFC 6749 error bodies `{error, error_description}`, `Cache-Control: no-store` and `Pragma: no-cache`.',

@@ -3,6 +3,7 @@ import { IDENTITY_ERROR_CATALOGUE, type IdentityErrorCode } from '../../errors/i
 import { errorEnvelopes, errorSchema, oauthErrorBodies } from './openapi-errors.js';
 import { object, uuidV7 } from './openapi-fields.js';
 import { federationComponentSchemas } from './openapi-federation.components.js';
+import { scimComponentSchemas } from './openapi-scim.components.js';
 
 /** RFC 3339 UTC with `Z`; a millisecond fraction only when non-zero (identity-http §1). */
 const TIMESTAMP: JsonSchema = {
@@ -279,6 +280,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
       token: { ...TOKEN_SHOWN_ONCE, description: 'The bearer credential; shown once.' },
     }),
     ...federationComponentSchemas(),
+    ...scimComponentSchemas(),
     AuditEvent: object(
       ['id', 'actor', 'organizationId', 'action', 'outcome', 'occurredAt'],
       {

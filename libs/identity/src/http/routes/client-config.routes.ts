@@ -55,12 +55,12 @@ export const CLIENT_CONFIG_ROUTES: IdentityRouteTable = [
         device: { verificationUri: `${config.publicBaseUrl}/device` },
         // Administrative recovery is on exactly when both integrations are configured (routes 18–20
         // answer 404 otherwise); federation sign-in is always served (providers come from code or
-        // organizations); SCIM does not exist in this build.
+        // organizations); SCIM is on unless `scim.enabled` is false.
         features: {
           bootstrap,
           administrativeRecovery: kernel.adminRecovery !== undefined,
           federation: true,
-          scim: false,
+          scim: kernel.scim.enabled,
         },
       });
     },

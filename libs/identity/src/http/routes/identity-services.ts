@@ -8,6 +8,7 @@ import { IdentityInvitationLifecycle } from '../../invitations/invitation-lifecy
 import { IdentityOrganizations } from '../../organizations/organization.service.js';
 import { IdentityPasskeys } from '../../passkeys/passkey.service.js';
 import { IdentityRecovery } from '../../recovery/recovery.service.js';
+import { IdentityScimConnections } from '../../scim/scim-connections.service.js';
 import { IdentityServiceIdentities } from '../../service-identities/service-identity.service.js';
 import { IdentitySessions } from '../../sessions/session.service.js';
 
@@ -22,6 +23,7 @@ export interface IdentityServices {
   readonly device: IdentityDevice;
   readonly federation: IdentityFederationSignIn;
   readonly federationProviders: IdentityFederationProviders;
+  readonly scimConnections: IdentityScimConnections;
 }
 
 /**
@@ -45,5 +47,6 @@ export function identityServices(kernel: IdentityKernel): IdentityServices {
     device: new IdentityDevice(kernel),
     federation: new IdentityFederationSignIn(kernel, sessions, registry, protocols, kernel.federation.successPath),
     federationProviders: new IdentityFederationProviders(kernel, sessions, registry, protocols),
+    scimConnections: new IdentityScimConnections(kernel, sessions),
   };
 }

@@ -22,6 +22,7 @@ export type IdentityRouteTag =
   | 'client'
   | 'device'
   | 'federation'
+  | 'scim'
   | 'oauth';
 
 /** A cookie a response sets or clears (identity-http §9.1). */

@@ -1,0 +1,351 @@
+import type { IdentityKernel } from '../identity-kernel.js';
+import type { ScimMutation } from '../store/identity-scim.port.js';
+import type {
+  ScimGroupRecord,
+  ScimTenant,
+  ScimUserAttributes,
+  ScimUserRecord,
+} from '../store/identity-scim.records.js';
+import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
+import type {
+  ScimGroupFilter,
+  ScimGroupSortKey,
+  ScimListQuery,
+  ScimUserFilter,
+  ScimUserSortKey,
+} from './filter/scim-filter.ast.js';
+import { applyScimUserPatch } from './patch/scim-user.patch.js';
+import { planScimGroupPatch } from './patch/scim-group.patch.js';
+import { decodeScimGroup, renderScimGroup } from './resources/scim-group.codec.js';
+import { projectScimResource } from './resources/scim-projection.js';
+import { decodeScimUser, renderScimUser } from './resources/scim-user.codec.js';
+import { scimBaseUrl } from './scim-connection.view.js';
+import { applyScimMutation, scimStoreFailure, ScimStoreFailure, type ScimMutationRequest } from './scim-mutations.js';
+import { identityDisplayName, userAttributesOf } from './scim-user.attributes.js';
+import { ScimError } from './scim.errors.js';
+import type { ScimProjectionParams } from './http/scim-list.params.js';
+
+/** What a SCIM handler answers: a status, an optional body and the resource headers. */
+export interface ScimAnswer {
+  readonly status: number;
+  readonly body?: Record<string, unknown>;
+  readonly etag?: string;
+  readonly location?: string;
+}
+
+/** A mutation request with its preconditions (`If-Match` versions, `null` when absent). */
+export interface ScimWrite extends ScimMutationRequest {
+  readonly ifMatch: readonly (number | '*')[] | null;
+  readonly projection: ScimProjectionParams;
+}
+
+const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+const NOT_FOUND = new ScimError(404, undefined, 'The resource was not found');
+const PRECONDITION_FAILED = new ScimError(412, undefined, 'The resource version does not match If-Match');
+/** Read-modify-write attempts of a PATCH without `If-Match` that loses a concurrent change. */
+const PATCH_ATTEMPTS = 5;
+
+const etag = (version: number) => `W/"${version}"`;
+const admits = (tags: readonly (number | '*')[] | null, version: number) =>
+  tags === null || tags.some((tag) => tag === '*' || tag === version);
+
+async function read<T>(query: () => Promise<T>): Promise<T> {
+  try {
+    return await query();
+  } catch {
+    throw new ScimError(503, undefined, 'The provisioning service is temporarily unavailable');
+  }
+}
+
+/**
+ * The SCIM 2.0 domain (identity-http §7 as changed by issue 15, identity-model §5.10): Users and
+ * Groups of one tenant, each mutation one idempotent batch with its membership effects and audits.
+ * Reads and writes never leave the tenant: another tenant's id is 404.
+ *
+ * @example
+ * const answer = await scim.createUser(write, body);
+ */
+export class IdentityScim {
+  private readonly base: string;
+
+  constructor(private readonly kernel: IdentityKernel) {
+    this.base = scimBaseUrl(kernel.config.publicBaseUrl);
+  }
+
+  /** GET /Users/{id} (304 when `If-None-Match` names the current version). */
+  async getUser(
+    tenant: ScimTenant,
+    id: string,
+    projection: ScimProjectionParams,
+    ifNoneMatch: readonly (number | '*')[] | null,
+  ): Promise<ScimAnswer> {
+    const user = await read(() => this.kernel.store.findScimUser(tenant, id));
+    if (user === null) throw NOT_FOUND;
+    if (ifNoneMatch !== null && admits(ifNoneMatch, user.version)) return { status: 304, etag: etag(user.version) };
+    return this.userAnswer(tenant, user, 200, projection);
+  }
+
+  /** GET /Users with filter, sort and paging. */
+  async listUsers(
+    tenant: ScimTenant,
+    query: ScimListQuery<ScimUserFilter, ScimUserSortKey>,
+    projection: ScimProjectionParams,
+  ): Promise<ScimAnswer> {
+    const page = await read(() => this.kernel.store.queryScimUsers(tenant, query));
+    const ids = page.resources.map((user) => user.id);
+    const groups = ids.length === 0 ? [] : await read(() => this.kernel.store.listScimUserGroups(tenant, ids));
+    const resources = page.resources.map((user) =>
+      projectScimResource(
+        renderScimUser(
+          user,
+          groups.filter((group) => group.userId === user.id),
+          this.base,
+        ),
+        projection,
+        'User',
+      ),
+    );
+    return { status: 200, body: listBody(page.totalResults, query.startIndex, resources) };
+  }
+
+  /** POST /Users: a new identity user and its membership (201 + Location + ETag). */
+  async createUser(write: ScimWrite, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const attributes = decodeScimUser(body);
+    const { clock, random } = this.kernel.runtime;
+    const mutation: ScimMutation = {
+      kind: 'createUser',
+      scimUserId: generateUuidV7(clock, random),
+      userId: generateUuidV7(clock, random),
+      membershipId: generateUuidV7(clock, random),
+      userDisplayName: identityDisplayName(attributes),
+      attributes,
+    };
+    return this.userResult(write, mutation, 201);
+  }
+
+  /** PUT /Users/{id}: the whole representation replaces the stored one. */
+  async replaceUser(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const attributes = decodeScimUser(body);
+    return this.rewriteUser(write, id, () => attributes);
+  }
+
+  /** PATCH /Users/{id}: read, patch, compare-and-set (retried without `If-Match`). */
+  patchUser(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    return this.rewriteUser(write, id, (current) => applyScimUserPatch(current, body));
+  }
+
+  /** DELETE /Users/{id}: the SCIM user goes; the tenant membership → `removed` (204). */
+  async deleteUser(write: ScimWrite, id: string): Promise<ScimAnswer> {
+    const user = await read(() => this.kernel.store.findScimUser(write.tenant, id));
+    if (user === null) throw NOT_FOUND;
+    if (!admits(write.ifMatch, user.version)) throw PRECONDITION_FAILED;
+    await this.apply(write, {
+      kind: 'deleteUser',
+      scimUserId: id,
+      expectedVersion: write.ifMatch === null ? null : user.version,
+    });
+    return { status: 204 };
+  }
+
+  /** GET /Groups/{id}. */
+  async getGroup(
+    tenant: ScimTenant,
+    id: string,
+    projection: ScimProjectionParams,
+    ifNoneMatch: readonly (number | '*')[] | null,
+  ): Promise<ScimAnswer> {
+    const group = await read(() => this.kernel.store.findScimGroup(tenant, id));
+    if (group === null) throw NOT_FOUND;
+    if (ifNoneMatch !== null && admits(ifNoneMatch, group.version)) return { status: 304, etag: etag(group.version) };
+    return this.groupAnswer(tenant, group, 200, projection);
+  }
+
+  /** GET /Groups (members read only when the projection keeps them). */
+  async listGroups(
+    tenant: ScimTenant,
+    query: ScimListQuery<ScimGroupFilter, ScimGroupSortKey>,
+    projection: ScimProjectionParams,
+  ): Promise<ScimAnswer> {
+    const page = await read(() => this.kernel.store.queryScimGroups(tenant, query));
+    const ids = page.resources.map((group) => group.id);
+    const members =
+      ids.length === 0 || !wantsMembers(projection)
+        ? []
+        : await read(() => this.kernel.store.listScimGroupMembers(tenant, ids));
+    const resources = page.resources.map((group) =>
+      projectScimResource(
+        renderScimGroup(
+          group,
+          members.filter((member) => member.groupId === group.id),
+          this.base,
+        ),
+        projection,
+        'Group',
+      ),
+    );
+    return { status: 200, body: listBody(page.totalResults, query.startIndex, resources) };
+  }
+
+  /** POST /Groups (members must be users of the tenant). */
+  async createGroup(write: ScimWrite, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const group = decodeScimGroup(body);
+    const groupId = generateUuidV7(this.kernel.runtime.clock, this.kernel.runtime.random);
+    const result = await this.apply(write, { kind: 'createGroup', groupId, ...group });
+    return this.groupResult(write, result.resourceId, result.status);
+  }
+
+  /** PUT /Groups/{id}: display name, external id and the whole member list. */
+  async replaceGroup(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const group = decodeScimGroup(body);
+    const steps = [
+      { kind: 'rename', displayName: group.displayName } as const,
+      { kind: 'externalId', externalId: group.externalId } as const,
+      { kind: 'replaceMembers', memberIds: group.memberIds } as const,
+    ];
+    await this.changeGroup(write, id, steps);
+    return this.groupResult(write, id, 200);
+  }
+
+  /** PATCH /Groups/{id}: member deltas applied under the group's lock (204; 200 with a body when `attributes` asks). */
+  async patchGroup(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const steps = planScimGroupPatch(body);
+    const result = await this.changeGroup(write, id, steps);
+    if (write.projection.attributes !== undefined) return this.groupResult(write, id, 200);
+    return { status: 204, ...(result.version === null ? {} : { etag: etag(result.version) }) };
+  }
+
+  /** DELETE /Groups/{id}: its members lose the roles it granted (204). */
+  async deleteGroup(write: ScimWrite, id: string): Promise<ScimAnswer> {
+    const group = await this.currentGroup(write, id);
+    await this.apply(write, {
+      kind: 'deleteGroup',
+      groupId: id,
+      expectedVersion: write.ifMatch === null ? null : group.version,
+    });
+    return { status: 204 };
+  }
+
+  private async changeGroup(
+    write: ScimWrite,
+    id: string,
+    steps: Extract<ScimMutation, { kind: 'changeGroup' }>['steps'],
+  ) {
+    const group = await this.currentGroup(write, id);
+    return this.apply(write, {
+      kind: 'changeGroup',
+      groupId: id,
+      expectedVersion: write.ifMatch === null ? null : group.version,
+      steps,
+    });
+  }
+
+  private async currentGroup(write: ScimWrite, id: string): Promise<ScimGroupRecord> {
+    const group = await read(() => this.kernel.store.findScimGroup(write.tenant, id));
+    if (group === null) throw NOT_FOUND;
+    if (!admits(write.ifMatch, group.version)) throw PRECONDITION_FAILED;
+    return group;
+  }
+
+  private async rewriteUser(
+    write: ScimWrite,
+    id: string,
+    next: (current: ScimUserAttributes) => ScimUserAttributes,
+  ): Promise<ScimAnswer> {
+    for (let attempt = 1; ; attempt++) {
+      const user = await read(() => this.kernel.store.findScimUser(write.tenant, id));
+      if (user === null) throw NOT_FOUND;
+      if (!admits(write.ifMatch, user.version)) throw PRECONDITION_FAILED;
+      const current = userAttributesOf(user);
+      const attributes = next(current);
+      if (JSON.stringify(attributes) === JSON.stringify(current))
+        return this.userAnswer(write.tenant, user, 200, write.projection);
+      try {
+        const mutation: ScimMutation = {
+          kind: 'replaceUser',
+          scimUserId: id,
+          expectedVersion: user.version,
+          userDisplayName: identityDisplayName(attributes),
+          attributes,
+        };
+        return await this.userResult(write, mutation, 200);
+      } catch (error) {
+        const lost = error instanceof ScimError && error.status === 412;
+        if (!lost || write.ifMatch !== null || attempt >= PATCH_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async apply(write: ScimWrite, mutation: ScimMutation) {
+    try {
+      return await applyScimMutation(this.kernel, write, mutation);
+    } catch (error) {
+      if (error instanceof ScimStoreFailure) throw scimStoreFailure(error.code);
+      throw error;
+    }
+  }
+
+  private async userResult(write: ScimWrite, mutation: ScimMutation, status: number): Promise<ScimAnswer> {
+    const result = await this.apply(write, mutation);
+    const user = await read(() => this.kernel.store.findScimUser(write.tenant, result.resourceId));
+    if (user === null) throw NOT_FOUND;
+    return this.userAnswer(write.tenant, user, result.status === 201 ? 201 : status, write.projection);
+  }
+
+  private async groupResult(write: ScimWrite, id: string, status: number): Promise<ScimAnswer> {
+    const group = await read(() => this.kernel.store.findScimGroup(write.tenant, id));
+    if (group === null) throw NOT_FOUND;
+    return this.groupAnswer(write.tenant, group, status, write.projection);
+  }
+
+  private async userAnswer(
+    tenant: ScimTenant,
+    user: ScimUserRecord,
+    status: number,
+    projection: ScimProjectionParams,
+  ): Promise<ScimAnswer> {
+    const groups = await read(() => this.kernel.store.listScimUserGroups(tenant, [user.id]));
+    const body = projectScimResource(renderScimUser(user, groups, this.base), projection, 'User');
+    return {
+      status,
+      body,
+      etag: etag(user.version),
+      ...(status === 201 ? { location: `${this.base}/Users/${user.id}` } : {}),
+    };
+  }
+
+  private async groupAnswer(
+    tenant: ScimTenant,
+    group: ScimGroupRecord,
+    status: number,
+    projection: ScimProjectionParams,
+  ): Promise<ScimAnswer> {
+    const members = wantsMembers(projection)
+      ? await read(() => this.kernel.store.listScimGroupMembers(tenant, [group.id]))
+      : [];
+    const body = projectScimResource(renderScimGroup(group, members, this.base), projection, 'Group');
+    return {
+      status,
+      body,
+      etag: etag(group.version),
+      ...(status === 201 ? { location: `${this.base}/Groups/${group.id}` } : {}),
+    };
+  }
+}
+
+function wantsMembers(projection: ScimProjectionParams): boolean {
+  const excluded =
+    projection.excludedAttributes
+      ?.toLowerCase()
+      .split(',')
+      .map((name) => name.trim()) ?? [];
+  if (excluded.includes('members')) return false;
+  const wanted = projection.attributes
+    ?.toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
+  return wanted === undefined || wanted.some((name) => name === 'members' || name.startsWith('members.'));
+}
+
+function listBody(totalResults: number, startIndex: number, resources: readonly Record<string, unknown>[]) {
+  return { schemas: [LIST_SCHEMA], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
+}
