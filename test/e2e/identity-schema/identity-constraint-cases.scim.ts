@@ -9,28 +9,8 @@ import {
   version,
   type ConstraintCase,
 } from './identity-constraint-cases.builders.js';
+import { SCIM_USER_TEXT_COLUMNS } from '../../../libs/identity-mikro-orm/src/schema/identity-scim.values.js';
 import { uuidV7 } from './identity-rows.fixture.js';
-
-const USER_TEXT_COLUMNS = [
-  'display_name',
-  'nick_name',
-  'title',
-  'user_type',
-  'preferred_language',
-  'locale',
-  'timezone',
-  'name_formatted',
-  'name_family_name',
-  'name_given_name',
-  'name_middle_name',
-  'name_honorific_prefix',
-  'name_honorific_suffix',
-  'enterprise_employee_number',
-  'enterprise_cost_center',
-  'enterprise_organization',
-  'enterprise_division',
-  'enterprise_department',
-];
 
 export const scimConnections: ConstraintCase[] = [
   unique('scim_connections_pkey', 'scim_connections', (first) => ({ id: first.id })),
@@ -101,7 +81,7 @@ export const scimUsers: ConstraintCase[] = [
   check('scim_users_provider_check', 'scim_users', { provider: '' }),
   check('scim_users_user_name_check', 'scim_users', { user_name: long(1025) }),
   check('scim_users_external_id_check', 'scim_users', { external_id: '' }),
-  ...USER_TEXT_COLUMNS.map((column) => check(`scim_users_${column}_check`, 'scim_users', { [column]: '' })),
+  ...SCIM_USER_TEXT_COLUMNS.map((column) => check(`scim_users_${column}_check`, 'scim_users', { [column]: '' })),
   outsider('scim_users', 'state', 'suspended'),
   version('scim_users', 0),
   unique('scim_user_emails_pkey', 'scim_user_emails', (first) => ({
