@@ -34,9 +34,13 @@ export function record(context: ScimBatchContext, action: string, target: { type
   context.audits.push(context.audit({ action, target }));
 }
 
-/** Inserts every queued audit event in one statement. */
+/** Audit rows per insert: 17 parameters each stays far below PostgreSQL's 65,535 per statement. */
+const AUDIT_CHUNK = 1000;
+
+/** Inserts every queued audit event, a thousand rows per statement. */
 export async function flushAudits(context: ScimBatchContext): Promise<void> {
-  if (context.audits.length > 0) await insertRows(context.sql, 'audit_events', context.audits.map(auditColumns));
+  for (let start = 0; start < context.audits.length; start += AUDIT_CHUNK)
+    await insertRows(context.sql, 'audit_events', context.audits.slice(start, start + AUDIT_CHUNK).map(auditColumns));
 }
 
 interface Standing {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ScimGroupRoleRule } from '@tessera/identity';
-import { newTestSession } from '../identity-test.rows.js';
+import { newTestSession, testUuidV7 } from '../identity-test.rows.js';
 import { unwrap, type ConformanceWorld } from './conformance.world.js';
 import { DeviceFixture } from './device.fixtures.js';
 import { seedFederation } from './federation-standing.cases.js';
@@ -132,6 +132,50 @@ export function scimEffectCases(world: ConformanceWorld): void {
       for (const member of members) expect((await scim.membership(member.membershipId))?.role).toBe('admin');
       unwrap(await scim.apply(tenant, { kind: 'deleteGroup', groupId, expectedVersion: 2 }, { groupRoles: RULES }));
       for (const member of members) expect((await scim.membership(member.membershipId))?.role).toBe('viewer');
+    });
+
+    it('adds 1,000 members to an admin-mapped group in one batch, and removes them all in another', async () => {
+      const tenant = await scim.tenant();
+      const at = world.clock.now();
+      const ids = (n: number) => Array.from({ length: n }, () => testUuidV7(at));
+      const [users, memberships, scimUsers] = [ids(1000), ids(1000), ids(1000)];
+      const list = (values: string[]) => `{${values.join(',')}}`;
+      await world.rows.sql(
+        `insert into tessera_identity.users (id, primary_email, display_name, state, session_epoch, created_at, updated_at, version)
+         select u, null, 'Bulk', 'active', 0, ?, ?, 0 from unnest(?::uuid[]) as u`,
+        [at, at, list(users)],
+      );
+      await world.rows.sql(
+        `insert into tessera_identity.memberships (id, organization_id, user_id, role, state, created_at, updated_at, removed_at, version)
+         select m, ?, u, 'viewer', 'active', ?, ?, null, 0 from unnest(?::uuid[], ?::uuid[]) as t(m, u)`,
+        [tenant.organizationId, at, at, list(memberships), list(users)],
+      );
+      await world.rows.sql(
+        `insert into tessera_identity.scim_users (id, organization_id, provider, user_id, user_name, active, state, created_at, updated_at, version)
+         select s, ?, ?, u, 'bulk-' || s::text, true, 'active', ?, ?, 1 from unnest(?::uuid[], ?::uuid[]) as t(s, u)`,
+        [tenant.organizationId, tenant.provider, at, at, list(scimUsers), list(users)],
+      );
+      const groupId = await scim.createGroup(tenant, 'Engineering Admins', [], { groupRoles: RULES });
+      const roles = async () =>
+        Object.fromEntries(
+          (
+            await world.rows.sql(
+              `select role, count(*)::int as n from tessera_identity.memberships where organization_id = ? group by role`,
+              [tenant.organizationId],
+            )
+          ).map((row) => [String(row['role']), Number(row['n'])]),
+        );
+      const change = (kind: 'add' | 'remove') =>
+        scim.apply(
+          tenant,
+          { kind: 'changeGroup', groupId, expectedVersion: null, steps: [{ kind, memberIds: scimUsers }] },
+          { groupRoles: RULES },
+        );
+      expect(unwrap(await change('add'))).toMatchObject({ version: 2 });
+      expect(await roles()).toEqual({ admin: 1000 });
+      expect(await world.store.listScimGroupMembers(tenant, [groupId])).toHaveLength(1000);
+      expect(unwrap(await change('remove'))).toMatchObject({ version: 3 });
+      expect(await roles()).toEqual({ viewer: 1000 });
     });
 
     it('never deprovisions the last owner (last_owner, nothing written), and owners keep owner', async () => {
