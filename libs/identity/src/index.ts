@@ -320,17 +320,6 @@ export type {
   StaticSamlProvider,
 } from './federation/federation.options.js';
 export { FederationProtocolError, type FederationFailure } from './federation/federation-protocol.error.js';
-export type {
-  ScimComparator,
-  ScimFilter,
-  ScimFilterValue,
-  ScimGroupFilter,
-  ScimGroupFilterAttribute,
-  ScimGroupSortKey,
-  ScimUserFilter,
-  ScimUserFilterAttribute,
-  ScimUserSortKey,
-} from './scim/filter/scim-filter.ast.js';
 export {
   parseScimGroupFilter,
   parseScimSortBy,
