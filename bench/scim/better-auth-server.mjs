@@ -24,7 +24,11 @@ const query = Client.prototype.query;
 Client.prototype.query = function (config, ...rest) {
   const text = typeof config === 'string' ? config : config?.text;
   if (capturing && typeof text === 'string' && captured.length < 40)
-    captured.push({ text, values: typeof config === 'string' ? rest[0] : config.values });
+    captured.push({
+      text,
+      values: typeof config === 'string' ? rest[0] : config.values,
+      named: typeof config === 'object' && typeof config.name === 'string',
+    });
   return query.call(this, config, ...rest);
 };
 await serveBetterAuth(

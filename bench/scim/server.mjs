@@ -3,8 +3,9 @@
 // named by DATABASE_URL (a fresh database per run, dropped on SIGTERM), bootstrap pending with the
 // secret in BENCH_BOOTSTRAP_SECRET. Instrumented by bench/support/identity-bench-server.mjs: every
 // IdentityStore method and the server-side time of each GET /scim/v2/Users; GET /__bench/stats,
-// POST /__bench/reset. Besides, the text and parameters of the first statements since the last
-// reset that touch `scim_users` or `scim_group_members` (`stats.sql`, at most 40): run.mjs reads
+// POST /__bench/reset. Besides, the text, parameters and kind (named prepared statement or unnamed)
+// of the first statements since the last reset that touch `scim_users` or `scim_group_members`
+// (`stats.sql`, at most 40): run.mjs reads
 // them after one untimed request to EXPLAIN exactly the SQL the store ran. With
 // BENCH_PLAN_CACHE_MODE (run.mjs --plan-cache-mode) the database's `plan_cache_mode` is set before
 // the app connects. Prints `<port> <database URL>` when listening.
@@ -29,7 +30,11 @@ Client.prototype.query = function (config, ...rest) {
   const text = typeof config === 'string' ? config : config?.text;
   const captured = stats.current.sql;
   if (typeof text === 'string' && captured.length < 40 && /scim_users|scim_group_members/.test(text))
-    captured.push({ text, values: typeof config === 'string' ? rest[0] : config.values });
+    captured.push({
+      text,
+      values: typeof config === 'string' ? rest[0] : config.values,
+      named: typeof config === 'object' && typeof config.name === 'string',
+    });
   return query.call(this, config, ...rest);
 };
 
