@@ -59,6 +59,7 @@ const planCacheMode = (() => {
   const i = process.argv.indexOf('--plan-cache-mode');
   return i === -1 ? 'auto' : process.argv[i + 1];
 })();
+if (patches % 2 !== 0) throw new Error('--patches: an even number (half adds, half removes)');
 const storm = patches / 2;
 if (httpUsers < 10 || users < 20_000 + groupCount * prefill + (rounds + 1) * (patches + storm))
   throw new Error('bench/scim: too few --users for the rounds');
@@ -110,30 +111,33 @@ async function timed(side, run) {
   return account.collect(await run());
 }
 
-const listRound = (side, seconds) =>
-  timed(side, () => closedLoop(concurrency, seconds, () => side.findByUserName(randomUser())));
+const listRound = (side, seconds, clients = concurrency) =>
+  timed(side, () => closedLoop(clients, seconds, () => side.findByUserName(randomUser())));
 /** The compound filter for `seconds`; answers other than 200 are counted by status, not fatal. */
-async function compoundRound(side, seconds) {
+async function compoundRound(side, seconds, clients = concurrency) {
   const failures = {};
   const result = await timed(side, () =>
-    closedLoop(concurrency, seconds, async () => {
+    closedLoop(clients, seconds, async () => {
       const res = await side.call('GET', `/Users?filter=${encodeURIComponent(compoundFilter())}`);
       if (res.status !== 200) failures[res.status] = (failures[res.status] ?? 0) + 1;
     }),
   );
   return { ...result, failures };
 }
+// The warm-up round sends at most 200 PATCHes per phase.
+const patchesOf = (round) => (round === 0 ? Math.min(200, patches) : patches);
 const userPatchRound = (side, round) =>
   timed(side, () =>
     fixedWork(
-      Array.from({ length: patches }, (_, i) => patchedUser(round, i)),
+      Array.from({ length: patchesOf(round) }, (_, i) => patchedUser(round, i)),
       concurrency,
       (n) => side.renameUser(n, round),
     ),
   );
 
 async function groupStormRound(side, groups, round) {
-  const items = Array.from({ length: patches }, (_, i) => ({ add: i < storm, k: i % storm }));
+  const count = patchesOf(round);
+  const items = Array.from({ length: count }, (_, i) => ({ add: i < count / 2, k: i % (count / 2) }));
   side.conflicts = 0;
   const result = await timed(side, () =>
     fixedWork(items, concurrency, ({ add, k }) => {
@@ -181,20 +185,29 @@ try {
   }
   log(`set-up done: ${users} users and ${groupCount} groups of ${prefill} members per side`);
 
-  const results = sides.map(() => ({ list: [], compound: [], userPatch: [], groupStorm: [] }));
+  const results = sides.map(() => ({
+    listSerial: [],
+    list: [],
+    compoundSerial: [],
+    compound: [],
+    userPatch: [],
+    groupStorm: [],
+  }));
   for (let round = 0; round <= rounds; round++) {
     const seconds = round === 0 ? warmup : duration;
     const line = [];
     for (const [s, { side, groups }] of sides.entries()) {
       const r = {
+        listSerial: await listRound(side, seconds, 1),
         list: await listRound(side, seconds),
+        compoundSerial: s === 0 ? await compoundRound(side, seconds, 1) : undefined,
         compound: s === 0 ? await compoundRound(side, seconds) : undefined,
         userPatch: await userPatchRound(side, round),
         groupStorm: await groupStormRound(side, groups, round),
       };
       if (round > 0) for (const [phase, value] of Object.entries(r)) if (value) results[s][phase].push(value);
       line.push(
-        `${side.name}: list p50 ${r.list.p50.toFixed(1)} ms` +
+        `${side.name}: list p50 ${r.listSerial.p50.toFixed(1)} ms (1 client), ${r.list.p50.toFixed(1)} ms` +
           (r.compound
             ? `, compound p50 ${r.compound.p50.toFixed(1)} ms (non-200: ${JSON.stringify(r.compound.failures)})`
             : '') +
