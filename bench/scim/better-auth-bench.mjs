@@ -52,6 +52,8 @@ export async function startBetterAuthScim({ users, httpUsers, concurrency, log }
     return {
       ...competitor,
       side,
+      /** How many statements its server sent since the last call. */
+      statementCount: async () => (await bench('/__bench/statements')).statements,
       /** The statements its server sent while `run()` ran (text with `$n`, values). */
       async statementsOf(run) {
         await bench('/__bench/sql-capture');

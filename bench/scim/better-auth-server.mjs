@@ -7,7 +7,8 @@
 // its server-only API `createSCIMManagedConnection` on POST /__bench/scim-connection (answers the
 // token once, to the load generator only). No role projection is configured (its default: SCIM
 // groups grant nothing), where Tessera recomputes the tenant roles of every member a PATCH changes.
-// POST /__bench/sql-capture, then POST /__bench/sql: the statements its driver sent in between.
+// POST /__bench/sql-capture, then POST /__bench/sql: the statements its driver sent in between;
+// POST /__bench/statements: how many statements it sent since the last call (and resets).
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { serveBetterAuth } from '../support/better-auth-server.mjs';
@@ -20,9 +21,11 @@ const packageJson = new URL('./better-auth/package.json', import.meta.url);
 const { Client } = createRequire(packageJson)('pg');
 const captured = [];
 let capturing = false;
+let statements = 0;
 const query = Client.prototype.query;
 Client.prototype.query = function (config, ...rest) {
   const text = typeof config === 'string' ? config : config?.text;
+  statements += 1;
   if (capturing && typeof text === 'string' && captured.length < 40)
     captured.push({
       text,
@@ -52,6 +55,11 @@ await serveBetterAuth(
           },
         });
         return { connectionId: created.connection.connectionId, token: created.token };
+      },
+      '/__bench/statements': async () => {
+        const count = statements;
+        statements = 0;
+        return { statements: count };
       },
       '/__bench/sql-capture': async () => {
         captured.length = 0;

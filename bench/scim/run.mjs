@@ -94,14 +94,22 @@ function accounting(side) {
           cpuMs: s.cpuMs / n,
           storeMs: s.store.ms / n,
           storeCalls: s.store.calls / n,
+          statements: s.statements / n,
           methods: s.store.methods,
           postgres: s.postgres,
         };
       },
     };
   return {
-    reset: () => competitor.reset(),
-    collect: async (loop) => ({ ...loop, cpuMs: (await competitor.cpuMs()) / loop.completions }),
+    reset: async () => {
+      await competitor.reset();
+      await competitor.statementCount();
+    },
+    collect: async (loop) => ({
+      ...loop,
+      cpuMs: (await competitor.cpuMs()) / loop.completions,
+      statements: (await competitor.statementCount()) / loop.completions,
+    }),
   };
 }
 

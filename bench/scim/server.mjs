@@ -3,7 +3,8 @@
 // named by DATABASE_URL (a fresh database per run, dropped on SIGTERM), bootstrap pending with the
 // secret in BENCH_BOOTSTRAP_SECRET. Instrumented by bench/support/identity-bench-server.mjs: every
 // IdentityStore method and the server-side time of each GET /scim/v2/Users; GET /__bench/stats,
-// POST /__bench/reset. Besides, the text, parameters and kind (named prepared statement or unnamed)
+// POST /__bench/reset. Besides, the number of statements sent to PostgreSQL (`stats.statements`,
+// `begin`/`commit` included: the round trips), and the text, parameters and kind (named prepared statement or unnamed)
 // of the first statements since the last reset that touch `scim_users` or `scim_group_members`
 // (`stats.sql`, at most 40): run.mjs reads
 // them after one untimed request to EXPLAIN exactly the SQL the store ran. With
@@ -19,7 +20,7 @@ if (!process.env.DATABASE_URL) throw new Error('bench/scim runs on a PostgreSQL 
 const bootstrapSecret = process.env.BENCH_BOOTSTRAP_SECRET;
 if (!bootstrapSecret) throw new Error('bench/scim/server.mjs is started by run.mjs (BENCH_BOOTSTRAP_SECRET unset)');
 
-const stats = benchStats(['/scim/v2/Users'], () => ({ sql: [] }));
+const stats = benchStats(['/scim/v2/Users'], () => ({ sql: [], statements: 0 }));
 
 // The `pg` driver of MikroORM's knex client (the store's statements are named prepared statements
 // sent as `{ name, text, values }` query configs through it).
@@ -28,6 +29,7 @@ const { Client } = requireFromOrm('pg');
 const query = Client.prototype.query;
 Client.prototype.query = function (config, ...rest) {
   const text = typeof config === 'string' ? config : config?.text;
+  stats.current.statements += 1;
   const captured = stats.current.sql;
   if (typeof text === 'string' && captured.length < 40 && /scim_users|scim_group_members/.test(text))
     captured.push({
