@@ -158,7 +158,7 @@ export class ScimConnectionsPanel {
     this.revoking = connection;
     const name = providerLabel(connection.providerName);
     byId('scim-revoke-heading').textContent = `Revoke the ${name} connection?`;
-    byId<HTMLButtonElement>('scim-revoke-confirm').setAttribute('aria-label', `Yes, revoke the ${name} connection`);
+    byId('scim-revoke-confirm').textContent = `Yes, revoke the ${name} connection`;
     const block = byId('scim-revoke');
     show(block, true);
     block.scrollIntoView({ block: 'nearest' });

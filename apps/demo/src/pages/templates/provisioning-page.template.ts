@@ -28,13 +28,13 @@ const CONNECTIONS = `<section class="panel" aria-labelledby="scim-connections-he
 <section id="scim-revoke" class="subpanel" aria-labelledby="scim-revoke-heading" hidden>
 <h4 id="scim-revoke-heading" tabindex="-1"></h4>
 <p class="warning">Its tokens stop working at once and the identity provider can no longer add, change or remove anyone. People it provisioned stay members with their roles.</p>
-<p class="actions"><button type="button" id="scim-revoke-confirm" class="danger">Revoke connection</button> <button type="button" id="scim-revoke-cancel" class="secondary">Cancel</button></p>
+<p class="actions"><button type="button" id="scim-revoke-confirm" class="danger">Yes, revoke the connection</button> <button type="button" id="scim-revoke-cancel" class="secondary">Cancel</button></p>
 </section>
 
 ${secretBlock(
   'scim-secret',
   'Store the new token',
-  'SCIM token',
+  'Bearer token',
   'Copy it now and paste it into your identity provider: the server keeps only a digest, so <strong>you will not see it again</strong>. Lost it? Rotate the connection for a new one.',
 )}
 
