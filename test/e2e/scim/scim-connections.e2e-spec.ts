@@ -140,7 +140,7 @@ describe('SCIM connections managed by the organization (issue 15, Deliver 2)', (
       etag: { supported: true },
     });
     expect((await getAs(identity, '/scim/v2/ResourceTypes')).body.totalResults).toBe(2);
-    expect((await getAs(identity, '/scim/v2/Schemas')).body.totalResults).toBe(3);
+    expect((await getAs(identity, '/scim/v2/Schemas')).body.totalResults).toBe(4);
     expect((await getAs(identity, '/scim/v2/Schemas/urn:ietf:params:scim:schemas:core:2.0:User')).status).toBe(200);
     const unknown = await scim(identity, tenant.token, 'get', '/scim/v2/Devices');
     expect(unknown.status).toBe(404);
