@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { expectHardenedPage, screenshot, storedPageState, type BrowserDevice } from './support/browser.js';
 import { BrowserHarness } from './support/harness.js';
-import { bootstrapOwner, expectSuccess, FIRST_OWNER, signIn } from './support/identity-pages.js';
+import { bootstrapOwner, expectSuccess, FIRST_OWNER, signIn, uuidV7 } from './support/identity-pages.js';
 import { OrganizationJourney } from './support/organization-journey.js';
 import { expectCopied, openOrganization, ORGANIZATIONS } from './support/organization-pages.js';
 import {
@@ -52,11 +52,20 @@ describe('SCIM provisioning page in Chromium', () => {
 
   afterAll(() => harness?.stop());
 
+  it('asks a visitor to sign in first, and says so for an organization that is not theirs', async () => {
+    const { page } = owner;
+    await expectHardenedPage(page, await page.goto(provisioningPagePath(uuidV7())));
+    await expectSuccess(page, page.getByRole('heading', { name: 'Sign in first' }));
+  });
+
   it('the owner opens the provisioning page from the organization page: hardened, the base URL to paste, nothing yet', async () => {
     const { page, context } = owner;
     const created = await bootstrapOwner(page, { secret: harness.demo.bootstrapSecret, ...FIRST_OWNER });
     organizationId = created.organizationId;
     await signIn(page);
+    await page.goto(provisioningPagePath(uuidV7()));
+    await expectSuccess(page, page.getByText('you cannot manage its provisioning'));
+    expect(await page.locator('#provisioning').isHidden()).toBe(true);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.demo.origin });
     await openOrganization(page, `/identity/organizations/${organizationId}`, ORGANIZATION);
 
