@@ -52,13 +52,13 @@ describe('SCIM provisioning page in Chromium', () => {
 
   afterAll(() => harness?.stop());
 
-  it('asks a visitor to sign in first, and says so for an organization that is not theirs', async () => {
+  it('asks a signed-out visitor to sign in first', async () => {
     const { page } = owner;
     await expectHardenedPage(page, await page.goto(provisioningPagePath(uuidV7())));
     await expectSuccess(page, page.getByRole('heading', { name: 'Sign in first' }));
   });
 
-  it('the owner opens the provisioning page from the organization page: hardened, the base URL to paste, nothing yet', async () => {
+  it('the owner opens the provisioning page from the organization page (another organization gets a notice): hardened, the base URL to paste, nothing yet', async () => {
     const { page, context } = owner;
     const created = await bootstrapOwner(page, { secret: harness.demo.bootstrapSecret, ...FIRST_OWNER });
     organizationId = created.organizationId;
