@@ -14,6 +14,7 @@ export { identityMigrations } from './migrations/identity-migrations.js';
 export * from './schema/identity-migration-checksum.js';
 export * from './schema/identity-schema.values.js';
 export * from './schema/identity-federation.values.js';
+export * from './schema/identity-scim.values.js';
 export { PostgresRateLimiter } from './rate-limit/postgres-rate-limiter.js';
 export type { PostgresRateLimiterOptions } from './rate-limit/postgres-rate-limiter.js';
 export { MikroOrmIdentityStore } from './store/mikro-orm-identity.store.js';

@@ -22,6 +22,9 @@ import { ownerRuleCases } from './conformance/owner-rule.cases.js';
 import { rateLimitCases } from './conformance/rate-limit.cases.js';
 import { readCases } from './conformance/reads.cases.js';
 import { recoveryCases } from './conformance/recovery.cases.js';
+import { scimBatchCases } from './conformance/scim-batch.cases.js';
+import { scimConnectionCases } from './conformance/scim-connection.cases.js';
+import { scimEffectCases } from './conformance/scim-effects.cases.js';
 import { serviceIdentityCases } from './conformance/service-identity.cases.js';
 import { sessionEpochCases } from './conformance/session-epoch.cases.js';
 import { sessionRotationCases } from './conformance/session-rotation.cases.js';
@@ -38,6 +41,7 @@ import { sessionTouchCases } from './conformance/session-touch.cases.js';
  * DEVICE_TOKEN_REPLAY_AND_FAMILY_REVOCATION and the refresh retry window, reads, federated session
  * standing, FEDERATION_PROVIDER_LIFECYCLE, FEDERATION_LINK_CONFLICTS_AND_REPLAY_RECEIPTS,
  * FEDERATION_JIT_ATOMICITY, federation transactions (one consumer of 20) and provider registrations,
+ * SCIM connections, SCIM batches (idempotent receipts, CAS, tenant isolation) and provisioning effects,
  * audit append and RATE_LIMIT_SHARED_COUNTER on one shared, provisioned database. Race cases fire `concurrency` commands at once with `Promise.all`.
  *
  * @example
@@ -83,6 +87,9 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       federationLinkCases(world);
       federationTransactionCases(world);
       federationRegistrationCases(world);
+      scimConnectionCases(world);
+      scimBatchCases(world);
+      scimEffectCases(world);
       rateLimitCases(world);
       maintenanceCases(world);
     });

@@ -62,6 +62,48 @@ export type {
 } from './store/identity-federation.records.js';
 export type { ExpiredRowsPurge, ExpiringRows, IdentityMaintenanceCommands } from './store/identity-maintenance.port.js';
 export type {
+  IdentityScimCommands,
+  IdentityScimPort,
+  IdentityScimReads,
+  NewScimConnectionToken,
+  ScimAuditFactory,
+  ScimBatchResult,
+  ScimGroupStep,
+  ScimMutation,
+  ScimReceiptInput,
+} from './store/identity-scim.port.js';
+export type {
+  ScimConnectionGrant,
+  ScimConnectionRecord,
+  ScimConnectionState,
+  ScimConnectionTokenRecord,
+  ScimEmail,
+  ScimEnterpriseUser,
+  ScimGroupMember,
+  ScimGroupRecord,
+  ScimGroupRoleRule,
+  ScimName,
+  ScimRole,
+  ScimTenant,
+  ScimTokenState,
+  ScimUserAttributes,
+  ScimUserGroup,
+  ScimUserRecord,
+} from './store/identity-scim.records.js';
+export type {
+  ScimComparator,
+  ScimFilter,
+  ScimFilterValue,
+  ScimGroupFilter,
+  ScimGroupFilterAttribute,
+  ScimGroupSortKey,
+  ScimListPage,
+  ScimListQuery,
+  ScimUserFilter,
+  ScimUserFilterAttribute,
+  ScimUserSortKey,
+} from './scim/filter/scim-filter.ast.js';
+export type {
   DeviceAccessGrant,
   DeviceAccessTokenRecord,
   DeviceAccessTokenState,
@@ -278,3 +320,11 @@ export type {
   StaticSamlProvider,
 } from './federation/federation.options.js';
 export { FederationProtocolError, type FederationFailure } from './federation/federation-protocol.error.js';
+export {
+  parseScimGroupFilter,
+  parseScimSortBy,
+  parseScimUserFilter,
+  SCIM_FILTER_MAX_COMPARISONS,
+  SCIM_FILTER_MAX_DEPTH,
+  SCIM_FILTER_MAX_LENGTH,
+} from './scim/filter/scim-filter.parser.js';

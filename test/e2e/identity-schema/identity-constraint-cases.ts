@@ -29,6 +29,7 @@ import {
   serviceIdentities,
 } from './identity-constraint-cases.machine-access.js';
 import { auditEvents, rateLimitBuckets } from './identity-constraint-cases.operations.js';
+import { scimConnections, scimConnectionTokens, scimUsers } from './identity-constraint-cases.scim.js';
 
 export type { ConstraintCase, ViolationCode } from './identity-constraint-cases.builders.js';
 
@@ -60,5 +61,8 @@ export const CONSTRAINT_CASES: readonly ConstraintCase[] = [
   ...federationProviderRegistrations,
   ...auditEvents,
   ...scim,
+  ...scimConnections,
+  ...scimConnectionTokens,
+  ...scimUsers,
   ...rateLimitBuckets,
 ];

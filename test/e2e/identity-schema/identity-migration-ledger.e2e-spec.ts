@@ -21,6 +21,7 @@ const INITIAL = 'tessera_identity_20261122000000_initial';
 const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
+const SCIM = 'tessera_identity_20261127000000_scim';
 const TEST_MARKER = { environment: 'test', namespace: 'tessera_test' } as const;
 const VERIFIED = { ok: true, value: undefined };
 const SCHEMA_REFUSED = { ok: false, code: 'internal', refusal: 'schema_version' };
@@ -75,7 +76,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
 
     it('records one ledger row per identity migration, with the checksum computed from the migration', async () => {
       const expected = await identityMigrationChecksums(identityMigrations);
-      expect(expected.map(({ name }) => name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
+      expect(expected.map(({ name }) => name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
       const rows = await sql(
         `select module, version, checksum, applied_at <= statement_timestamp() as applied from tessera_identity.schema_migrations order by version`,
       );
@@ -163,7 +164,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       url,
       entities: demoEntities,
       migrations: {
-        list: demoMigrations.filter(({ name }) => name !== LEDGER && name !== DEVICE_RETRY && name !== FEDERATION),
+        list: demoMigrations.filter(({ name }) => ![LEDGER, DEVICE_RETRY, FEDERATION, SCIM].includes(name)),
       },
       migrate: 'auto',
     });
@@ -187,7 +188,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       migrate: 'manual',
     });
     try {
-      expect(await runMigrations(after.orm)).toEqual([LEDGER, DEVICE_RETRY, FEDERATION]);
+      expect(await runMigrations(after.orm)).toEqual([LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
       expect(await new MikroOrmIdentityStore(after.orm).verifyEnvironment(TEST_MARKER)).toEqual(VERIFIED);
       expect(await runMigrations(after.orm)).toEqual([]);
     } finally {

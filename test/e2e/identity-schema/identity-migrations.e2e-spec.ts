@@ -28,6 +28,9 @@ const MUTABLE_TABLES = [
   'federation_provider_controls',
   'federation_provider_registrations',
   'scim_groups',
+  'scim_connections',
+  'scim_connection_tokens',
+  'scim_users',
   'rate_limit_buckets',
 ];
 
@@ -35,6 +38,18 @@ const INITIAL = 'tessera_identity_20261122000000_initial';
 const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
+const SCIM = 'tessera_identity_20261127000000_scim';
+
+/** Tables of the federation (issue 14) and SCIM (issue 15) migrations, gone after their down(). */
+const SCIM_TABLES = new Set<string>([
+  'federation_provider_registrations',
+  'scim_connections',
+  'scim_connection_group_roles',
+  'scim_connection_tokens',
+  'scim_users',
+  'scim_user_emails',
+  'scim_group_members',
+]);
 
 /** Runs on embedded PGlite, or on fresh databases of the DATABASE_URL server when it is set. */
 describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -68,7 +83,7 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
 
     it('records the identity migrations under their namespaced names in tessera_identity', async () => {
       const applied = await sql(`select name from "tessera_identity"."mikro_orm_migrations" order by id`);
-      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
+      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
     });
 
     it('stores no JSON documents, only timestamptz instants and uuid ids', async () => {
@@ -108,7 +123,7 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
       );
       expect(versions.map((row) => row.table_name)).toEqual([...MUTABLE_TABLES].sort());
       for (const row of versions) {
-        const floor = row.table_name === 'scim_groups' ? '1' : '0';
+        const floor = ['scim_groups', 'scim_users'].includes(String(row.table_name)) ? '1' : '0';
         expect(row).toMatchObject({
           udt_name: 'int4',
           is_nullable: 'NO',
@@ -150,7 +165,10 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
         (await sql(`select version from "tessera_identity"."schema_migrations" order by version`)).map(
           (row) => row.version,
         );
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+      await migrator.down();
       expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
+      expect(await tablesIn(IDENTITY_SCHEMA)).not.toContain('scim_users');
       await migrator.down();
       expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY]);
       expect(await tablesIn(IDENTITY_SCHEMA)).not.toContain('federation_provider_registrations');
@@ -158,10 +176,10 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
       expect(await ledger()).toEqual([INITIAL, LEDGER]);
       await migrator.down();
       expect(await ledger()).toEqual([]);
-      const beforeFederation = IDENTITY_TABLES.filter((name) => name !== 'federation_provider_registrations');
+      const beforeFederation = IDENTITY_TABLES.filter((name) => !SCIM_TABLES.has(name));
       expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...beforeFederation, IDENTITY_MIGRATIONS_TABLE].sort());
       await migrator.up();
-      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
     });
 
     it('drops every identity table but keeps the schema holding the migrator table, and up() recreates them', async () => {

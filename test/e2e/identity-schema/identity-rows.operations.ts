@@ -1,9 +1,9 @@
 /** Row builders of the operational tables: audit events and rate-limit buckets. */
-import { FederationRows } from './identity-rows.federation.js';
+import { ScimRows } from './identity-rows.scim.js';
 import { b64, uuidV7, type Row } from './identity-rows.values.js';
 
 /** Builders of the audit trail and the rate-limit counters. */
-export class OperationsRows extends FederationRows {
+export class OperationsRows extends ScimRows {
   /** A system event without request facts. */
   auditEvents(over: Row = {}): Promise<Row> {
     return this.insert('audit_events', {

@@ -37,6 +37,12 @@ export const IDENTITY_TABLES = [
   'scim_operations',
   'scim_batch_operations',
   'scim_groups',
+  'scim_connections',
+  'scim_connection_group_roles',
+  'scim_connection_tokens',
+  'scim_users',
+  'scim_user_emails',
+  'scim_group_members',
   'rate_limit_buckets',
 ] as const;
 

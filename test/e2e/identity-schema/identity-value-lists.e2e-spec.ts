@@ -81,12 +81,20 @@ describe(CONSTRAINTS_SUITE, () => {
           'external_identity',
           'federation_provider',
           'scim_group',
+          'scim_connection',
+          'scim_user',
         ],
       ],
       ['audit_events', 'outcome', ['succeeded', 'denied', 'failed']],
       ['scim_operations', 'request_method', ['POST', 'PUT', 'PATCH', 'DELETE']],
       ['scim_batch_operations', 'result_resource_type', ['user', 'group']],
       ['scim_groups', 'state', ['active', 'deleted']],
+      ['scim_connections', 'state', ['active', 'revoked']],
+      ['scim_connection_group_roles', 'match_kind', ['display_name', 'external_id']],
+      ['scim_connection_group_roles', 'role', ['admin', 'publisher', 'viewer']],
+      ['scim_connection_tokens', 'digest_algorithm', ['hmac-sha256']],
+      ['scim_connection_tokens', 'state', ['active', 'rotated', 'revoked']],
+      ['scim_users', 'state', ['active', 'deleted']],
     ];
 
     it.each(lists)('%s.%s allows exactly the listed values', async (table, column, values) => {

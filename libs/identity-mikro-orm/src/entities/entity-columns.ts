@@ -36,6 +36,12 @@ export const IDENTITY_ENTITY_NAMES = {
   scimOperation: 'TesseraIdentityScimOperation',
   scimBatchOperation: 'TesseraIdentityScimBatchOperation',
   scimGroup: 'TesseraIdentityScimGroup',
+  scimConnection: 'TesseraIdentityScimConnection',
+  scimConnectionGroupRole: 'TesseraIdentityScimConnectionGroupRole',
+  scimConnectionToken: 'TesseraIdentityScimConnectionToken',
+  scimUser: 'TesseraIdentityScimUser',
+  scimUserEmail: 'TesseraIdentityScimUserEmail',
+  scimGroupMember: 'TesseraIdentityScimGroupMember',
   rateLimitBucket: 'TesseraIdentityRateLimitBucket',
 } as const;
 

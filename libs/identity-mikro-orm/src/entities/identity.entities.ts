@@ -26,6 +26,16 @@ import {
   IdentityScimGroupSchema,
   IdentityScimOperationSchema,
 } from './scim.entity.js';
+import {
+  IdentityScimConnectionGroupRoleSchema,
+  IdentityScimConnectionSchema,
+  IdentityScimConnectionTokenSchema,
+} from './scim-connection.entity.js';
+import {
+  IdentityScimGroupMemberSchema,
+  IdentityScimUserEmailSchema,
+  IdentityScimUserSchema,
+} from './scim-user.entity.js';
 import { IdentityServiceCredentialSchema, IdentityServiceIdentitySchema } from './service-identities.entity.js';
 import { IdentitySessionSchema } from './sessions.entity.js';
 import { IdentityUserSchema } from './users.entity.js';
@@ -66,5 +76,11 @@ export const identityEntities = [
   IdentityScimOperationSchema,
   IdentityScimBatchOperationSchema,
   IdentityScimGroupSchema,
+  IdentityScimConnectionSchema,
+  IdentityScimConnectionGroupRoleSchema,
+  IdentityScimConnectionTokenSchema,
+  IdentityScimUserSchema,
+  IdentityScimUserEmailSchema,
+  IdentityScimGroupMemberSchema,
   IdentityRateLimitBucketSchema,
 ] as const;

@@ -12,6 +12,10 @@ import {
   IDENTITY_FEDERATION_MIGRATION_NAME,
   Migration20261126000000IdentityFederation,
 } from './migration-20261126000000-identity-federation.js';
+import {
+  IDENTITY_SCIM_MIGRATION_NAME,
+  Migration20261127000000IdentityScim,
+} from './migration-20261127000000-identity-scim.js';
 
 /**
  * The migrations of `@tessera/identity-mikro-orm`, oldest first, for `migrations.list` of
@@ -33,4 +37,5 @@ export const identityMigrations: readonly MigrationObject[] = Object.freeze([
   { name: IDENTITY_MIGRATION_LEDGER_NAME, class: Migration20261122060000IdentityMigrationLedger },
   { name: IDENTITY_DEVICE_RETRY_MIGRATION_NAME, class: Migration20261125000000IdentityDeviceRetry },
   { name: IDENTITY_FEDERATION_MIGRATION_NAME, class: Migration20261126000000IdentityFederation },
+  { name: IDENTITY_SCIM_MIGRATION_NAME, class: Migration20261127000000IdentityScim },
 ]);

@@ -329,6 +329,8 @@ export const AUDIT_TARGET_TYPES = [
   'external_identity',
   'federation_provider',
   'scim_group',
+  'scim_connection',
+  'scim_user',
 ] as const;
 /** An {@link AUDIT_TARGET_TYPES} value. */
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

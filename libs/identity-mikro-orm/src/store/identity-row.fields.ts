@@ -4,6 +4,13 @@ import {
   FEDERATION_PROVIDER_REGISTRATION_FIELDS,
   FEDERATION_TRANSACTION_FIELDS,
 } from './identity-federation.fields.js';
+import {
+  SCIM_BATCH_OPERATION_FIELDS,
+  SCIM_CONNECTION_FIELDS,
+  SCIM_CONNECTION_TOKEN_FIELDS,
+  SCIM_GROUP_FIELDS,
+  SCIM_USER_FIELDS,
+} from './identity-scim.fields.js';
 
 /*
  * Every column of the rows a joined statement hands back under a prefix (`<prefix><column>`), so
@@ -343,6 +350,11 @@ const TABLE_FIELDS: Record<string, readonly string[]> = {
   federation_provider_controls: FEDERATION_PROVIDER_CONTROL_FIELDS,
   federation_transactions: FEDERATION_TRANSACTION_FIELDS,
   federation_provider_registrations: FEDERATION_PROVIDER_REGISTRATION_FIELDS,
+  scim_users: SCIM_USER_FIELDS,
+  scim_groups: SCIM_GROUP_FIELDS,
+  scim_connections: SCIM_CONNECTION_FIELDS,
+  scim_connection_tokens: SCIM_CONNECTION_TOKEN_FIELDS,
+  scim_batch_operations: SCIM_BATCH_OPERATION_FIELDS,
 };
 
 /**

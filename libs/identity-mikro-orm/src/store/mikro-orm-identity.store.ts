@@ -18,6 +18,9 @@ import { IdentityInvitationCommandHandlers } from './identity-invitation.command
 import { IdentityOrganizationCommandHandlers } from './identity-organization.commands.js';
 import { IdentityOrganizationReadQueries } from './identity-organization.reads.js';
 import { IdentityRecoveryCommandHandlers } from './identity-recovery.commands.js';
+import { IdentityScimCommandHandlers } from './identity-scim.commands.js';
+import { IdentityScimConnectionCommandHandlers } from './identity-scim-connection.commands.js';
+import { IdentityScimReadQueries } from './identity-scim.reads.js';
 import { IdentityServiceCommandHandlers } from './identity-service.commands.js';
 import { IdentityServiceReadQueries } from './identity-service.reads.js';
 import { IdentitySessionCommandHandlers } from './identity-session.commands.js';
@@ -61,6 +64,9 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly deviceReads: IdentityDeviceReadQueries;
   private readonly deviceGrants: IdentityDeviceGrantCommandHandlers;
   private readonly deviceTokens: IdentityDeviceTokenCommandHandlers;
+  private readonly scimReads: IdentityScimReadQueries;
+  private readonly scim: IdentityScimCommandHandlers;
+  private readonly scimConnections: IdentityScimConnectionCommandHandlers;
 
   /** @param source the ORM or its root EntityManager (never used directly: each call forks it). */
   constructor(source: MikroORM | EntityManager) {
@@ -87,6 +93,9 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.deviceReads = new IdentityDeviceReadQueries(gateway);
     this.deviceGrants = new IdentityDeviceGrantCommandHandlers(gateway);
     this.deviceTokens = new IdentityDeviceTokenCommandHandlers(gateway);
+    this.scimReads = new IdentityScimReadQueries(gateway);
+    this.scim = new IdentityScimCommandHandlers(gateway);
+    this.scimConnections = new IdentityScimConnectionCommandHandlers(gateway);
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
@@ -250,4 +259,26 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.deviceTokens.rotateDeviceRefreshToken(input);
   revokeDeviceTokenFamily: IdentityStore['revokeDeviceTokenFamily'] = (input) =>
     this.deviceTokens.revokeDeviceTokenFamily(input);
+
+  findScimConnectionGrant: IdentityStore['findScimConnectionGrant'] = (tokenId) =>
+    this.scimReads.findScimConnectionGrant(tokenId);
+  listScimConnections: IdentityStore['listScimConnections'] = (organizationId) =>
+    this.scimReads.listScimConnections(organizationId);
+  findScimConnection: IdentityStore['findScimConnection'] = (organizationId, connectionId) =>
+    this.scimReads.findScimConnection(organizationId, connectionId);
+  findScimUser: IdentityStore['findScimUser'] = (tenant, id) => this.scimReads.findScimUser(tenant, id);
+  queryScimUsers: IdentityStore['queryScimUsers'] = (tenant, query) => this.scimReads.queryScimUsers(tenant, query);
+  findScimGroup: IdentityStore['findScimGroup'] = (tenant, id) => this.scimReads.findScimGroup(tenant, id);
+  queryScimGroups: IdentityStore['queryScimGroups'] = (tenant, query) => this.scimReads.queryScimGroups(tenant, query);
+  listScimGroupMembers: IdentityStore['listScimGroupMembers'] = (tenant, groupIds) =>
+    this.scimReads.listScimGroupMembers(tenant, groupIds);
+  listScimUserGroups: IdentityStore['listScimUserGroups'] = (tenant, userIds) =>
+    this.scimReads.listScimUserGroups(tenant, userIds);
+  applyScimBatch: IdentityStore['applyScimBatch'] = (input) => this.scim.applyScimBatch(input);
+  createScimConnection: IdentityStore['createScimConnection'] = (input) =>
+    this.scimConnections.createScimConnection(input);
+  revokeScimConnection: IdentityStore['revokeScimConnection'] = (input) =>
+    this.scimConnections.revokeScimConnection(input);
+  rotateScimConnectionToken: IdentityStore['rotateScimConnectionToken'] = (input) =>
+    this.scimConnections.rotateScimConnectionToken(input);
 }

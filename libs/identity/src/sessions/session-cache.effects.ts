@@ -50,6 +50,15 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   findFederationRegistration: 'read',
   findFederationProvider: 'read',
   listFederationProviders: 'read',
+  findScimConnectionGrant: 'read',
+  listScimConnections: 'read',
+  findScimConnection: 'read',
+  findScimUser: 'read',
+  queryScimUsers: 'read',
+  findScimGroup: 'read',
+  queryScimGroups: 'read',
+  listScimGroupMembers: 'read',
+  listScimUserGroups: 'read',
   inspectDatabaseEngine: 'read',
   findDeviceGrant: 'read',
   findDeviceGrantByDeviceCodeDigest: 'read',
@@ -83,6 +92,10 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   claimDeviceGrant: 'neutral',
   rotateDeviceRefreshToken: 'neutral',
   revokeDeviceTokenFamily: 'neutral',
+  // SCIM connections and their tokens touch no session or user.
+  createScimConnection: 'neutral',
+  revokeScimConnection: 'neutral',
+  rotateScimConnectionToken: 'neutral',
   // Federation: leases, transactions and receipts touch no session or user.
   acquireFederationProviderLease: 'neutral',
   validateFederationProviderLease: 'neutral',
@@ -113,6 +126,8 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   mutateMembership: 'invalidates',
   // A provider disable ends every session through it; a sign-in creates users and sessions.
   compareAndSetFederationProviderState: 'invalidates',
+  // SCIM batches remove memberships, change roles and revoke tenant sessions.
+  applyScimBatch: 'invalidates',
   createFederationRegistration: 'invalidates',
   deleteFederationRegistration: 'invalidates',
   linkExternalIdentity: 'invalidates',

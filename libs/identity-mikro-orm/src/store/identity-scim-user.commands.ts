@@ -1,0 +1,117 @@
+import type { ScimBatchResult, ScimMutation } from '@tessera/identity';
+import { abort, insertRow, insertRows, isUuid, table } from './identity-store.gateway.js';
+import { membershipColumns, userColumns } from './identity-row.columns.js';
+import { integer, text } from './identity-row.mappers.js';
+import { emailColumns, lockTenantRow, scimUserAttributeColumns } from './identity-scim.rows.js';
+import { reconcileMemberships, record, type ScimBatchContext } from './identity-scim-membership.effects.js';
+
+type UserMutation<K extends ScimMutation['kind']> = Extract<ScimMutation, { kind: K }>;
+
+async function writeEmails(
+  context: ScimBatchContext,
+  scimUserId: string,
+  emails: UserMutation<'createUser'>['attributes']['emails'],
+) {
+  if (emails.length === 0) return;
+  await insertRows(context.sql, 'scim_user_emails', emailColumns(scimUserId, context.tenant, emails));
+  context.changes += emails.length;
+}
+
+/**
+ * A new identity user (active, no email: SCIM never sets the globally unique address), its SCIM
+ * user (version 1) with emails, and its tenant membership (`viewer`, `removed` when created inactive).
+ */
+export async function createScimUser(
+  context: ScimBatchContext,
+  mutation: UserMutation<'createUser'>,
+): Promise<ScimBatchResult> {
+  const { sql, tenant, at } = context;
+  const { scimUserId, userId, membershipId, userDisplayName, attributes } = mutation;
+  if (![scimUserId, userId, membershipId].every(isUuid)) abort('invalid_transition');
+  await insertRow(sql, 'users', userColumns({ id: userId, primaryEmail: null, displayName: userDisplayName }, at));
+  await insertRow(sql, 'scim_users', {
+    id: scimUserId,
+    organization_id: tenant.organizationId,
+    provider: tenant.provider,
+    user_id: userId,
+    ...scimUserAttributeColumns(attributes),
+    state: 'active',
+    created_at: at,
+    updated_at: at,
+    version: 1,
+  });
+  await writeEmails(context, scimUserId, attributes.emails);
+  const membership = membershipColumns(
+    { id: membershipId, organizationId: tenant.organizationId, userId, role: 'viewer' },
+    at,
+  );
+  await insertRow(
+    sql,
+    'memberships',
+    attributes.active ? membership : { ...membership, state: 'removed', removed_at: at },
+  );
+  context.changes += 3;
+  record(context, 'user.created', { type: 'user', id: userId });
+  record(context, 'membership.created', { type: 'membership', id: membershipId });
+  return { replayed: false, status: 201, resourceType: 'user', resourceId: scimUserId, version: 1 };
+}
+
+/** Every stored attribute replaced (version + 1), the identity user's display name kept in step, memberships reconciled. */
+export async function replaceScimUser(
+  context: ScimBatchContext,
+  mutation: UserMutation<'replaceUser'>,
+): Promise<ScimBatchResult> {
+  const { sql, tenant, at } = context;
+  const current = await lockTenantRow(sql, 'scim_users', tenant, mutation.scimUserId, mutation.expectedVersion);
+  const columns = scimUserAttributeColumns(mutation.attributes);
+  const names = Object.keys(columns);
+  const [row] = await sql(
+    `update ${table('scim_users')} set ${names.map((name) => `"${name}" = ?`).join(', ')}, updated_at = ?,
+            version = version + 1
+      where id = ? returning version`,
+    [...names.map((name) => columns[name]), at, mutation.scimUserId],
+  );
+  await sql(`delete from ${table('scim_user_emails')} where scim_user_id = ?`, [mutation.scimUserId]);
+  await writeEmails(context, mutation.scimUserId, mutation.attributes.emails);
+  const renamed = await sql(
+    `update ${table('users')} set display_name = ?, updated_at = ?, version = version + 1
+      where id = ? and display_name <> ? returning id`,
+    [mutation.userDisplayName, at, text(current, 'user_id'), mutation.userDisplayName],
+  );
+  context.changes += 1 + renamed.length;
+  await reconcileMemberships(context, [mutation.scimUserId]);
+  return {
+    replayed: false,
+    status: 200,
+    resourceType: 'user',
+    resourceId: mutation.scimUserId,
+    version: integer(row ?? abort('internal'), 'version'),
+  };
+}
+
+/**
+ * The SCIM user → `deleted` (the identity user stays), out of every group of the tenant (each such
+ * group's version + 1), its membership → `removed`.
+ */
+export async function deleteScimUser(
+  context: ScimBatchContext,
+  mutation: UserMutation<'deleteUser'>,
+): Promise<ScimBatchResult> {
+  const { sql, tenant, at } = context;
+  await lockTenantRow(sql, 'scim_users', tenant, mutation.scimUserId, mutation.expectedVersion);
+  await sql(`update ${table('scim_users')} set state = 'deleted', updated_at = ?, version = version + 1 where id = ?`, [
+    at,
+    mutation.scimUserId,
+  ]);
+  const left = await sql(`delete from ${table('scim_group_members')} where scim_user_id = ? returning group_id`, [
+    mutation.scimUserId,
+  ]);
+  if (left.length > 0)
+    await sql(`update ${table('scim_groups')} set updated_at = ?, version = version + 1 where id = any(?::uuid[])`, [
+      at,
+      left.map((member) => text(member, 'group_id')),
+    ]);
+  context.changes += 1 + left.length * 2;
+  await reconcileMemberships(context, [mutation.scimUserId]);
+  return { replayed: false, status: 204, resourceType: 'user', resourceId: mutation.scimUserId, version: null };
+}

@@ -1,0 +1,210 @@
+import type { IdentityScimReads, ScimListPage, ScimTenant } from '@tessera/identity';
+import { isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { allColumns, ORGANIZATION_FIELDS, prefixedFields } from './identity-row.fields.js';
+import { organizationFromRow, text, unprefix } from './identity-row.mappers.js';
+import {
+  readConnection,
+  readGroupRoles,
+  scimConnectionFromRow,
+  scimConnectionTokenFromRow,
+  scimGroupFromRow,
+  scimUsersWithEmails,
+} from './identity-scim.rows.js';
+import {
+  scimGroupFilterSql,
+  scimGroupOrderSql,
+  scimUserFilterSql,
+  scimUserOrderSql,
+} from './identity-scim-filter.sql.js';
+import { SCIM_CONNECTION_FIELDS, SCIM_CONNECTION_TOKEN_FIELDS } from './identity-scim.fields.js';
+
+type Reads = IdentityScimReads;
+
+/** The WHERE fragment confining `alias` (a `scim_users` or `scim_groups` alias) to the tenant's active rows. */
+function tenantScope(tenant: ScimTenant, alias: string): { sql: string; params: unknown[] } {
+  return {
+    sql: `${alias}.organization_id = ? and ${alias}.provider = ? and ${alias}.state = 'active'`,
+    params: [tenant.organizationId, tenant.provider],
+  };
+}
+
+/** One page (`count` rows from one-based `startIndex`) and the total over the same WHERE. */
+async function page(
+  sql: Sql,
+  tableName: 'scim_users' | 'scim_groups',
+  alias: string,
+  where: { sql: string; params: unknown[]; filtered: boolean },
+  orderBy: string,
+  window: { startIndex: number; count: number },
+): Promise<{ totalResults: number; rows: Row[] }> {
+  const from = `from ${table(tableName)} ${alias} where ${where.sql}`;
+  // A client's filter makes the statement text: unnamed, so filters never pile up as prepared statements.
+  const mode = where.filtered ? 'unnamed' : 'named';
+  const [total] = await sql(`select count(*)::int as total ${from}`, where.params, mode);
+  const totalResults = Number(total?.['total'] ?? 0);
+  if (window.count <= 0 || totalResults === 0) return { totalResults, rows: [] };
+  const rows = await sql(
+    `select ${allColumns(tableName, alias)} ${from} order by ${orderBy} limit ? offset ?`,
+    [...where.params, window.count, Math.max(0, window.startIndex - 1)],
+    mode,
+  );
+  return { totalResults, rows };
+}
+
+/** `tenant scope and (filter)`. */
+function scoped(tenant: ScimTenant, alias: string, filter: { sql: string; params: readonly unknown[] } | null) {
+  const scope = tenantScope(tenant, alias);
+  return filter === null
+    ? { ...scope, filtered: false }
+    : { sql: `${scope.sql} and (${filter.sql})`, params: [...scope.params, ...filter.params], filtered: true };
+}
+
+/**
+ * Reads of SCIM (connections, tokens, users, groups, members), each confined to one organization
+ * or tenant; ids that are not UUIDs match nothing.
+ *
+ * @example
+ * const page = await new IdentityScimReadQueries(gateway).queryScimUsers(tenant, { filter: null, sortBy: null, sortOrder: 'ascending', startIndex: 1, count: 100 });
+ */
+export class IdentityScimReadQueries implements Reads {
+  constructor(private readonly gateway: StoreGateway) {}
+
+  findScimConnectionGrant(tokenId: string): ReturnType<Reads['findScimConnectionGrant']> {
+    if (!isUuid(tokenId)) return Promise.resolve(null);
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(
+        `select ${prefixedFields('t', SCIM_CONNECTION_TOKEN_FIELDS, 't_')}, ${prefixedFields('c', SCIM_CONNECTION_FIELDS, 'c_')},
+                ${prefixedFields('o', ORGANIZATION_FIELDS, 'o_')}
+           from ${table('scim_connection_tokens')} t
+           join ${table('scim_connections')} c on c.id = t.connection_id
+           join ${table('organizations')} o on o.id = c.organization_id
+          where t.id = ?`,
+        [tokenId],
+      );
+      if (row === undefined) return null;
+      const connectionId = text(row, 'c_id');
+      const rules = await readGroupRoles(sql, [connectionId]);
+      return {
+        token: scimConnectionTokenFromRow(unprefix(row, 't_')),
+        connection: scimConnectionFromRow(unprefix(row, 'c_'), rules.get(connectionId) ?? []),
+        organization: organizationFromRow(unprefix(row, 'o_')),
+      };
+    });
+  }
+
+  listScimConnections(organizationId: string): ReturnType<Reads['listScimConnections']> {
+    if (!isUuid(organizationId)) return Promise.resolve([]);
+    return this.gateway.read(async (sql) => {
+      const rows = await sql(
+        `select ${allColumns('scim_connections')} from ${table('scim_connections')}
+          where organization_id = ? order by created_at, id`,
+        [organizationId],
+      );
+      const rules = await readGroupRoles(
+        sql,
+        rows.map((row) => text(row, 'id')),
+      );
+      return rows.map((row) => scimConnectionFromRow(row, rules.get(text(row, 'id')) ?? []));
+    });
+  }
+
+  findScimConnection(organizationId: string, connectionId: string): ReturnType<Reads['findScimConnection']> {
+    if (!isUuid(organizationId) || !isUuid(connectionId)) return Promise.resolve(null);
+    return this.gateway.read((sql) => readConnection(sql, organizationId, connectionId));
+  }
+
+  findScimUser(tenant: ScimTenant, id: string): ReturnType<Reads['findScimUser']> {
+    if (!isUuid(id) || !isUuid(tenant.organizationId)) return Promise.resolve(null);
+    return this.gateway.read(async (sql) => {
+      const scope = tenantScope(tenant, 'u');
+      const rows = await sql(
+        `select ${allColumns('scim_users', 'u')} from ${table('scim_users')} u where u.id = ? and ${scope.sql}`,
+        [id, ...scope.params],
+      );
+      const [user] = await scimUsersWithEmails(sql, rows);
+      return user ?? null;
+    });
+  }
+
+  queryScimUsers(
+    tenant: ScimTenant,
+    query: Parameters<Reads['queryScimUsers']>[1],
+  ): ReturnType<Reads['queryScimUsers']> {
+    if (!isUuid(tenant.organizationId)) return Promise.resolve({ totalResults: 0, resources: [] });
+    return this.gateway.read(async (sql) => {
+      const where = scoped(tenant, 'u', query.filter === null ? null : scimUserFilterSql(query.filter, 'u'));
+      const orderBy =
+        query.sortBy === null ? 'u.created_at, u.id' : scimUserOrderSql(query.sortBy, query.sortOrder, 'u');
+      const { totalResults, rows } = await page(sql, 'scim_users', 'u', where, orderBy, query);
+      return { totalResults, resources: await scimUsersWithEmails(sql, rows) };
+    });
+  }
+
+  findScimGroup(tenant: ScimTenant, id: string): ReturnType<Reads['findScimGroup']> {
+    if (!isUuid(id) || !isUuid(tenant.organizationId)) return Promise.resolve(null);
+    return this.gateway.read(async (sql) => {
+      const scope = tenantScope(tenant, 'g');
+      const [row] = await sql(
+        `select ${allColumns('scim_groups', 'g')} from ${table('scim_groups')} g where g.id = ? and ${scope.sql}`,
+        [id, ...scope.params],
+      );
+      return row === undefined ? null : scimGroupFromRow(row);
+    });
+  }
+
+  queryScimGroups(
+    tenant: ScimTenant,
+    query: Parameters<Reads['queryScimGroups']>[1],
+  ): ReturnType<Reads['queryScimGroups']> {
+    if (!isUuid(tenant.organizationId)) return Promise.resolve({ totalResults: 0, resources: [] });
+    return this.gateway.read(async (sql): Promise<ScimListPage<ReturnType<typeof scimGroupFromRow>>> => {
+      const where = scoped(tenant, 'g', query.filter === null ? null : scimGroupFilterSql(query.filter, 'g'));
+      const orderBy =
+        query.sortBy === null ? 'g.created_at, g.id' : scimGroupOrderSql(query.sortBy, query.sortOrder, 'g');
+      const { totalResults, rows } = await page(sql, 'scim_groups', 'g', where, orderBy, query);
+      return { totalResults, resources: rows.map(scimGroupFromRow) };
+    });
+  }
+
+  listScimGroupMembers(tenant: ScimTenant, groupIds: readonly string[]): ReturnType<Reads['listScimGroupMembers']> {
+    const ids = groupIds.filter(isUuid);
+    if (ids.length === 0 || !isUuid(tenant.organizationId)) return Promise.resolve([]);
+    return this.gateway.read(async (sql) => {
+      const rows = await sql(
+        `select m.group_id, u.id as user_id, u.user_name
+           from ${table('scim_group_members')} m
+           join ${table('scim_groups')} g on g.id = m.group_id
+           join ${table('scim_users')} u on u.id = m.scim_user_id
+          where m.group_id = any(?::uuid[]) and g.organization_id = ? and g.provider = ? and g.state = 'active'
+            and u.organization_id = g.organization_id and u.provider = g.provider and u.state = 'active'
+          order by m.group_id, u.user_name, u.id`,
+        [ids, tenant.organizationId, tenant.provider],
+      );
+      return rows.map((row) => ({
+        groupId: text(row, 'group_id'),
+        userId: text(row, 'user_id'),
+        display: text(row, 'user_name'),
+      }));
+    });
+  }
+
+  listScimUserGroups(tenant: ScimTenant, userIds: readonly string[]): ReturnType<Reads['listScimUserGroups']> {
+    const ids = userIds.filter(isUuid);
+    if (ids.length === 0 || !isUuid(tenant.organizationId)) return Promise.resolve([]);
+    return this.gateway.read(async (sql) => {
+      const rows = await sql(
+        `select m.scim_user_id, g.id as group_id, g.display_name
+           from ${table('scim_group_members')} m
+           join ${table('scim_groups')} g on g.id = m.group_id
+          where m.scim_user_id = any(?::uuid[]) and g.organization_id = ? and g.provider = ? and g.state = 'active'
+          order by m.scim_user_id, g.display_name, g.id`,
+        [ids, tenant.organizationId, tenant.provider],
+      );
+      return rows.map((row) => ({
+        userId: text(row, 'scim_user_id'),
+        groupId: text(row, 'group_id'),
+        display: text(row, 'display_name'),
+      }));
+    });
+  }
+}
