@@ -46,6 +46,9 @@ export class AuditLogPanel {
 /**
  * One audit event as a table row: when, action, actor ("(you)" for `userId`), target, outcome
  * with its reason code, and the request. Shared by the audit log and the provisioning page.
+ *
+ * @example
+ * byId('audit-body').append(...page.events.map((event) => auditEventRow(event, userId)));
  */
 export function auditEventRow(event: AuditEventView, userId: string): HTMLTableRowElement {
   const row = document.createElement('tr');

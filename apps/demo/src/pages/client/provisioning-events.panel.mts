@@ -15,6 +15,11 @@ const MAX_PAGES = 5;
  * filter, so its newest pages are read, newest first, and the SCIM ones kept (actions `scim…`,
  * and changes whose reason code is `scim:<provider>`) until there are 20 or 500 events were
  * searched.
+ *
+ * @example
+ * const events = new ProvisioningEventsPanel(page);
+ * events.wire();
+ * await events.reload();
  */
 export class ProvisioningEventsPanel {
   constructor(private readonly page: OrganizationContext) {}

@@ -54,6 +54,11 @@ function providerCell(connection: ScimConnectionView): HTMLTableCellElement {
  * token date; creating one with editable rules; rotating (the new token shown once, the old one
  * valid 10 more minutes) and revoking (after a confirmation). Every change confirms with a passkey
  * when the server asks for it; failures say what to check.
+ *
+ * @example
+ * const connections = new ScimConnectionsPanel(page);
+ * connections.wire();
+ * await connections.refresh();
  */
 export class ScimConnectionsPanel {
   private readonly rules = new ScimRulesEditor('scim-rules');

@@ -33,6 +33,11 @@ function labelled(control: HTMLElement): HTMLDivElement {
  * The editable group-to-role rules of the "Create a connection" form: rows of match kind
  * (display name or external ID), group, role, each with a "Remove" button, and "Add a rule".
  * Rows are numbered in order, so their labels ("Group of rule 2") stay unique and readable.
+ *
+ * @example
+ * const rules = new ScimRulesEditor('scim-rules');
+ * rules.wire('scim-add-rule');
+ * const groupRoles = rules.rules();
  */
 export class ScimRulesEditor {
   private next = 0;

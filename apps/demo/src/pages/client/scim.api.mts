@@ -44,7 +44,12 @@ export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   generic: 'another SCIM 2.0 client',
 };
 
-/** The name people know a connection's provider by (“Okta”), its `providerName` when unknown. */
+/**
+ * The name people know a connection's provider by (“Okta”), its `providerName` when unknown.
+ *
+ * @example
+ * providerLabel('entra'); // 'Microsoft Entra ID'
+ */
 export function providerLabel(providerName: string): string {
   return PROVIDER_NAMES[providerName] ?? providerName;
 }
@@ -52,19 +57,32 @@ export function providerLabel(providerName: string): string {
 /**
  * The SCIM base URL to paste: the server's (`baseUrl` of any connection) when one exists, else
  * this origin's `/scim/v2` (the demo serves the pages and SCIM from its `publicBaseUrl`).
+ *
+ * @example
+ * byId<HTMLInputElement>('scim-base-url').value = scimBaseUrl(connections);
  */
 export function scimBaseUrl(connections: readonly ScimConnectionView[]): string {
   return connections[0]?.baseUrl ?? `${location.origin}/scim/v2`;
 }
 
-/** A rule as people read it: `group “Engineering” → publisher`, `group with external ID 42 → admin`. */
+/**
+ * A rule as people read it: `group “Engineering” → publisher`, `group with external ID “42” → admin`.
+ *
+ * @example
+ * describeRule({ match: { displayName: 'Engineering' }, role: 'publisher' }); // 'group “Engineering” → publisher'
+ */
 export function describeRule(rule: ScimGroupRoleRule): string {
   return 'displayName' in rule.match
     ? `group “${rule.match.displayName}” → ${rule.role}`
     : `group with external ID “${rule.match.externalId}” → ${rule.role}`;
 }
 
-/** `true` for the audit events provisioning wrote: SCIM actions, and changes a SCIM client made (`scim:<provider>`). */
+/**
+ * `true` for the audit events provisioning wrote: SCIM actions, and changes a SCIM client made (`scim:<provider>`).
+ *
+ * @example
+ * page.events.filter(isProvisioningEvent);
+ */
 export function isProvisioningEvent(event: AuditEventView): boolean {
   return event.action.startsWith('scim') || (event.reasonCode?.startsWith('scim:') ?? false);
 }

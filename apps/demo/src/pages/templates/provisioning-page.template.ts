@@ -74,6 +74,9 @@ const EVENTS = `<section class="panel" aria-labelledby="scim-events-heading">
  * into Okta or Microsoft Entra ID with a copy button, the connections with their group-to-role
  * rules, creating one (the token shown once), rotating and revoking, and the newest provisioning
  * events. Filled by `client/provisioning.page.mts`; the organization is the ID in the URL.
+ *
+ * @example
+ * router.get('/identity/organizations/:orgId/provisioning', (exchange) => exchange.respond({ body: renderPage(PROVISIONING_PAGE, assets) }));
  */
 export const PROVISIONING_PAGE: PageTemplate = {
   title: 'Provisioning (SCIM)',
