@@ -29,7 +29,12 @@ export interface ScimBatchContext {
   changes: number;
 }
 
-/** Queues the audit event the batch's factory builds for `facts`. */
+/**
+ * Queues the audit event the batch's factory builds for `facts`.
+ *
+ * @example
+ * record(context, 'membership.changed', { type: 'membership', id: membershipId });
+ */
 export function record(context: ScimBatchContext, action: string, target: { type: string; id: string } | null): void {
   context.audits.push(context.audit({ action, target }));
 }
@@ -37,7 +42,12 @@ export function record(context: ScimBatchContext, action: string, target: { type
 /** Audit rows per insert: 17 parameters each stays far below PostgreSQL's 65,535 per statement. */
 const AUDIT_CHUNK = 1000;
 
-/** Inserts every queued audit event, a thousand rows per statement. */
+/**
+ * Inserts every queued audit event, a thousand rows per statement.
+ *
+ * @example
+ * await flushAudits(context);
+ */
 export async function flushAudits(context: ScimBatchContext): Promise<void> {
   for (let start = 0; start < context.audits.length; start += AUDIT_CHUNK)
     await insertRows(context.sql, 'audit_events', context.audits.slice(start, start + AUDIT_CHUNK).map(auditColumns));
@@ -102,6 +112,9 @@ function target(membership: MembershipRecord, standing: Standing): { role: strin
  * memberships are written in one statement, and every membership that left `active` or changed
  * role loses its federated sessions and device token families of this organization. Queues
  * `membership.changed`, `session.revoked` and `device_token.revoked` audits.
+ *
+ * @example
+ * await reconcileMemberships(context, [scimUserId]);
  */
 export async function reconcileMemberships(context: ScimBatchContext, scimUserIds: readonly string[]): Promise<void> {
   const ids = [...new Set(scimUserIds)];
