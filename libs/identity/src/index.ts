@@ -320,3 +320,22 @@ export type {
   StaticSamlProvider,
 } from './federation/federation.options.js';
 export { FederationProtocolError, type FederationFailure } from './federation/federation-protocol.error.js';
+export type {
+  ScimComparator,
+  ScimFilter,
+  ScimFilterValue,
+  ScimGroupFilter,
+  ScimGroupFilterAttribute,
+  ScimGroupSortKey,
+  ScimUserFilter,
+  ScimUserFilterAttribute,
+  ScimUserSortKey,
+} from './scim/filter/scim-filter.ast.js';
+export {
+  parseScimGroupFilter,
+  parseScimSortBy,
+  parseScimUserFilter,
+  SCIM_FILTER_MAX_COMPARISONS,
+  SCIM_FILTER_MAX_DEPTH,
+  SCIM_FILTER_MAX_LENGTH,
+} from './scim/filter/scim-filter.parser.js';

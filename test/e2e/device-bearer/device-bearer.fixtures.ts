@@ -39,14 +39,22 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; code: string },
 export async function seedDevice(
   app: INestApplication,
   organizationId: string,
-  over: { role?: OrganizationRole; scopes?: readonly string[]; at?: Date } = {},
+  over: {
+    role?: OrganizationRole;
+    scopes?: readonly string[];
+    at?: Date;
+    /** An existing member of `organizationId` instead of a new user. */
+    member?: { userId: string; membershipId: string };
+  } = {},
 ): Promise<SeededDevice> {
   const kernel = identityKernelOf(app);
   const { store, audit } = kernel;
   const rows = new IdentityTestRows(app.get(MikroORM).em.fork());
   const at = over.at ?? new Date();
-  const userId = await rows.user({ at });
-  const membershipId = await rows.membership(organizationId, userId, { role: over.role ?? 'publisher', at });
+  const userId = over.member?.userId ?? (await rows.user({ at }));
+  const membershipId =
+    over.member?.membershipId ??
+    (await rows.membership(organizationId, userId, { role: over.role ?? 'publisher', at }));
   const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
     userId,
     assurance: 'passkey',

@@ -7,6 +7,7 @@
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+const IDENTITY_SCHEMA = 'urn:tessera:params:scim:schemas:extension:identity:1.0:User';
 const SCHEMA_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Schema';
 const RESOURCE_TYPE_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
 const CONFIG_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
@@ -100,6 +101,14 @@ const ENTERPRISE_ATTRIBUTES: Attribute[] = [
   text('department', 'The department.'),
 ];
 
+const IDENTITY_ATTRIBUTES: Attribute[] = [
+  text('userId', 'The identity user this SCIM user provisions (the id of the identity routes).', {
+    mutability: 'readOnly',
+    returned: 'always',
+    caseExact: true,
+  }),
+];
+
 const GROUP_ATTRIBUTES: Attribute[] = [
   text('displayName', 'The group’s name, unique in the tenant (case-insensitive).', {
     required: true,
@@ -135,7 +144,14 @@ function resourceType(base: string, id: 'User' | 'Group') {
     endpoint: `/${id}s`,
     description: id === 'User' ? 'A person provisioned into the organization' : 'A group whose members may get roles',
     schema: id === 'User' ? USER_SCHEMA : GROUP_SCHEMA,
-    ...(id === 'User' ? { schemaExtensions: [{ schema: ENTERPRISE_SCHEMA, required: false }] } : {}),
+    ...(id === 'User'
+      ? {
+          schemaExtensions: [
+            { schema: ENTERPRISE_SCHEMA, required: false },
+            { schema: IDENTITY_SCHEMA, required: false },
+          ],
+        }
+      : {}),
     meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/${id}` },
   };
 }
@@ -169,6 +185,7 @@ export function scimDiscovery(base: string, maxPageSize: number): ScimDiscovery 
   const schemas = [
     schema(base, USER_SCHEMA, 'User', 'User Account', USER_ATTRIBUTES),
     schema(base, ENTERPRISE_SCHEMA, 'EnterpriseUser', 'Enterprise User', ENTERPRISE_ATTRIBUTES),
+    schema(base, IDENTITY_SCHEMA, 'TesseraIdentityUser', 'The Tessera identity user (read-only)', IDENTITY_ATTRIBUTES),
     schema(base, GROUP_SCHEMA, 'Group', 'Group', GROUP_ATTRIBUTES),
   ];
   const types = [resourceType(base, 'User'), resourceType(base, 'Group')];
