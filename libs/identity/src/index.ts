@@ -90,19 +90,7 @@ export type {
   ScimUserGroup,
   ScimUserRecord,
 } from './store/identity-scim.records.js';
-export type {
-  ScimComparator,
-  ScimFilter,
-  ScimFilterValue,
-  ScimGroupFilter,
-  ScimGroupFilterAttribute,
-  ScimGroupSortKey,
-  ScimListPage,
-  ScimListQuery,
-  ScimUserFilter,
-  ScimUserFilterAttribute,
-  ScimUserSortKey,
-} from './scim/filter/scim-filter.ast.js';
+export type { ScimListPage, ScimListQuery } from './scim/filter/scim-filter.ast.js';
 export type {
   DeviceAccessGrant,
   DeviceAccessTokenRecord,

@@ -21,7 +21,7 @@ import { SCIM_CONNECTION_FIELDS, SCIM_CONNECTION_TOKEN_FIELDS } from './identity
 type Reads = IdentityScimReads;
 
 /** The WHERE fragment confining `alias` (a `scim_users` or `scim_groups` alias) to the tenant's active rows. */
-function tenantScope(tenant: ScimTenant, alias: string): { sql: string; params: unknown[] } {
+function tenantScope(tenant: ScimTenant, alias: string): { sql: string; params: readonly unknown[] } {
   return {
     sql: `${alias}.organization_id = ? and ${alias}.provider = ? and ${alias}.state = 'active'`,
     params: [tenant.organizationId, tenant.provider],
@@ -33,7 +33,7 @@ async function page(
   sql: Sql,
   tableName: 'scim_users' | 'scim_groups',
   alias: string,
-  where: { sql: string; params: unknown[] },
+  where: { sql: string; params: readonly unknown[] },
   orderBy: string,
   window: { startIndex: number; count: number },
 ): Promise<{ totalResults: number; rows: Row[] }> {
@@ -50,7 +50,7 @@ async function page(
 }
 
 /** `tenant scope and (filter)`. */
-function scoped(tenant: ScimTenant, alias: string, filter: { sql: string; params: unknown[] } | null) {
+function scoped(tenant: ScimTenant, alias: string, filter: { sql: string; params: readonly unknown[] } | null) {
   const scope = tenantScope(tenant, alias);
   return filter === null
     ? scope
