@@ -107,8 +107,8 @@ function target(membership: MembershipRecord, standing: Standing): { role: strin
 
 /**
  * Brings the tenant memberships of the given SCIM users in line with their SCIM state and groups
- * (identity-model §5.10), set-based: the organization's active owners and the users' memberships
- * are locked `for update` in id order, the last-owner rule is checked on the final state, changed
+ * (identity-model §5.10), set-based: the users' active device token families of the organization,
+ * then the organization's active owners and the users' memberships are locked `for update` in id order, the last-owner rule is checked on the final state, changed
  * memberships are written in one statement, and every membership that left `active` or changed
  * role loses its federated sessions and device token families of this organization. Queues
  * `membership.changed`, `session.revoked` and `device_token.revoked` audits.
@@ -122,6 +122,15 @@ export async function reconcileMemberships(context: ScimBatchContext, scimUserId
   const { sql, tenant, at } = context;
   const wanted = await standings(context, ids);
   const userIds = wanted.map((standing) => standing.userId);
+  // Device commands lock a family before its membership: take the tenant families of these users
+  // first too, so a refresh racing this batch queues instead of deadlocking.
+  await sql(
+    `select id from ${table('device_token_families')}
+      where user_id = any(?::uuid[]) and organization_id = ? and state = 'active'
+      order by id
+      for update`,
+    [userIds, tenant.organizationId],
+  );
   const locked = (
     await sql(
       `select ${allColumns('memberships')} from ${table('memberships')}

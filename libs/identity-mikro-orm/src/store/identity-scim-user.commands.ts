@@ -109,6 +109,16 @@ export async function deleteScimUser(
   mutation: UserMutation<'deleteUser'>,
 ): Promise<ScimBatchResult> {
   const { sql, tenant, at } = context;
+  if (!isUuid(mutation.scimUserId)) abort('not_found');
+  // Group changes lock the group before its members: lock this user's groups first too.
+  await sql(
+    `select id from ${table('scim_groups')}
+      where id in (select group_id from ${table('scim_group_members')} where scim_user_id = ?)
+        and organization_id = ? and provider = ?
+      order by id
+      for update`,
+    [mutation.scimUserId, tenant.organizationId, tenant.provider],
+  );
   await lockTenantRow(sql, 'scim_users', tenant, mutation.scimUserId, mutation.expectedVersion);
   await sql(`update ${table('scim_users')} set state = 'deleted', updated_at = ?, version = version + 1 where id = ?`, [
     at,
