@@ -20,6 +20,7 @@ const SOURCES = [
   'config/identity-bounds.config.ts',
   'runtime/key-ring.resolver.ts',
   'federation/federation.options.ts',
+  'scim/scim.options.ts',
 ];
 
 /** Interfaces and type aliases of the sources: name → { doc, defaultTag, members }. */

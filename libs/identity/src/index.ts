@@ -90,7 +90,19 @@ export type {
   ScimUserGroup,
   ScimUserRecord,
 } from './store/identity-scim.records.js';
-export type { ScimListPage, ScimListQuery } from './scim/filter/scim-filter.ast.js';
+export type {
+  ScimComparator,
+  ScimFilter,
+  ScimFilterValue,
+  ScimGroupFilter,
+  ScimGroupFilterAttribute,
+  ScimGroupSortKey,
+  ScimListPage,
+  ScimListQuery,
+  ScimUserFilter,
+  ScimUserFilterAttribute,
+  ScimUserSortKey,
+} from './scim/filter/scim-filter.ast.js';
 export type {
   DeviceAccessGrant,
   DeviceAccessTokenRecord,
@@ -308,17 +320,6 @@ export type {
   StaticSamlProvider,
 } from './federation/federation.options.js';
 export { FederationProtocolError, type FederationFailure } from './federation/federation-protocol.error.js';
-export type {
-  ScimComparator,
-  ScimFilter,
-  ScimFilterValue,
-  ScimGroupFilter,
-  ScimGroupFilterAttribute,
-  ScimGroupSortKey,
-  ScimUserFilter,
-  ScimUserFilterAttribute,
-  ScimUserSortKey,
-} from './scim/filter/scim-filter.ast.js';
 export {
   parseScimGroupFilter,
   parseScimSortBy,

@@ -21,7 +21,7 @@ import { SCIM_CONNECTION_FIELDS, SCIM_CONNECTION_TOKEN_FIELDS } from './identity
 type Reads = IdentityScimReads;
 
 /** The WHERE fragment confining `alias` (a `scim_users` or `scim_groups` alias) to the tenant's active rows. */
-function tenantScope(tenant: ScimTenant, alias: string): { sql: string; params: readonly unknown[] } {
+function tenantScope(tenant: ScimTenant, alias: string): { sql: string; params: unknown[] } {
   return {
     sql: `${alias}.organization_id = ? and ${alias}.provider = ? and ${alias}.state = 'active'`,
     params: [tenant.organizationId, tenant.provider],
@@ -33,19 +33,21 @@ async function page(
   sql: Sql,
   tableName: 'scim_users' | 'scim_groups',
   alias: string,
-  where: { sql: string; params: readonly unknown[] },
+  where: { sql: string; params: unknown[]; filtered: boolean },
   orderBy: string,
   window: { startIndex: number; count: number },
 ): Promise<{ totalResults: number; rows: Row[] }> {
   const from = `from ${table(tableName)} ${alias} where ${where.sql}`;
-  const [total] = await sql(`select count(*)::int as total ${from}`, where.params);
+  // A client's filter makes the statement text: unnamed, so filters never pile up as prepared statements.
+  const mode = where.filtered ? 'unnamed' : 'named';
+  const [total] = await sql(`select count(*)::int as total ${from}`, where.params, mode);
   const totalResults = Number(total?.['total'] ?? 0);
   if (window.count <= 0 || totalResults === 0) return { totalResults, rows: [] };
-  const rows = await sql(`select ${allColumns(tableName, alias)} ${from} order by ${orderBy} limit ? offset ?`, [
-    ...where.params,
-    window.count,
-    Math.max(0, window.startIndex - 1),
-  ]);
+  const rows = await sql(
+    `select ${allColumns(tableName, alias)} ${from} order by ${orderBy} limit ? offset ?`,
+    [...where.params, window.count, Math.max(0, window.startIndex - 1)],
+    mode,
+  );
   return { totalResults, rows };
 }
 
@@ -53,8 +55,8 @@ async function page(
 function scoped(tenant: ScimTenant, alias: string, filter: { sql: string; params: readonly unknown[] } | null) {
   const scope = tenantScope(tenant, alias);
   return filter === null
-    ? scope
-    : { sql: `${scope.sql} and (${filter.sql})`, params: [...scope.params, ...filter.params] };
+    ? { ...scope, filtered: false }
+    : { sql: `${scope.sql} and (${filter.sql})`, params: [...scope.params, ...filter.params], filtered: true };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   runStatement,
   StalePreparedStatement,
   type DriverConnection,
+  type StatementMode,
   type DriverPool,
   type Row,
 } from './identity-store.statements.js';
@@ -18,7 +19,7 @@ export type { Row } from './identity-store.statements.js';
  * Runs one statement with `?` placeholders on the connection it is bound to (the command's
  * transaction, or a pooled connection for a read) and returns its rows.
  */
-export type Sql = (query: string, params?: readonly unknown[]) => Promise<Row[]>;
+export type Sql = (query: string, params?: readonly unknown[], mode?: StatementMode) => Promise<Row[]>;
 
 /** Qualified name of an identity table. */
 export function table(name: string): string {
@@ -191,5 +192,5 @@ async function runTransaction<T>(
 }
 
 function bind(connection: DriverConnection, inTransaction: boolean): Sql {
-  return (query, params = []) => runStatement(connection, query, params, inTransaction);
+  return (query, params = [], mode = 'named') => runStatement(connection, query, params, inTransaction, mode);
 }

@@ -7,7 +7,7 @@ export type Row = Record<string, unknown>;
 /** A `pg` client connection (the driver's own; `connection.parsedStatements` is its parse cache). */
 export interface DriverConnection {
   query(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
   readonly connection?: { parsedStatements?: Record<string, string> };
 }
 
@@ -81,7 +81,16 @@ export function statementOn(connection: DriverConnection, query: string, values:
 }
 
 /**
- * THE way a store statement reaches the database: a named prepared statement on `connection`. On
+ * How a statement is sent: `named` (default) prepares it once per connection; `unnamed` uses the
+ * extended protocol's unnamed statement, parsed per execution and never kept by the server — for
+ * statements whose text comes from client input (SCIM filters: every filter shape is another
+ * text), so a client cannot grow the prepared statements of every pooled connection without bound.
+ */
+export type StatementMode = 'named' | 'unnamed';
+
+/**
+ * THE way a store statement reaches the database: a named prepared statement on `connection` (or
+ * the unnamed statement, {@link StatementMode}). On
  * a stale prepared statement ({@link STALE}) the statement never ran (the failure is at parse or
  * bind), so outside a transaction it is discarded and retried once; inside one the transaction is
  * aborted, so it is discarded and {@link StalePreparedStatement} tells the transaction to roll
@@ -92,7 +101,13 @@ export async function runStatement(
   query: string,
   params: readonly unknown[],
   inTransaction: boolean,
+  mode: StatementMode = 'named',
 ): Promise<Row[]> {
+  if (mode === 'unnamed') {
+    let index = 0;
+    const text = query.replace(/\?/g, () => `$${++index}`);
+    return (await connection.query({ text, values: [...params] })).rows;
+  }
   const statement = statementOn(connection, query, params);
   try {
     return (await connection.query(statement)).rows;

@@ -149,13 +149,16 @@ const RECORD: ScimUserRecord = {
   version: 3,
 };
 
+const IDENTITY = 'urn:tessera:params:scim:schemas:extension:identity:1.0:User';
+
 describe('renderScimUser', () => {
   it('renders the minimal user with meta and without unset attributes', () => {
     expect(renderScimUser(RECORD, [], BASE)).toEqual({
-      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', IDENTITY],
       id: RECORD.id,
       userName: 'ada@example.com',
       active: true,
+      [IDENTITY]: { userId: RECORD.userId },
       meta: {
         resourceType: 'User',
         created: '2026-01-02T03:04:05.000Z',
@@ -181,7 +184,7 @@ describe('renderScimUser', () => {
     };
     const rendered = renderScimUser(record, [{ userId: record.id, groupId: 'g1', display: 'Engineering' }], BASE);
     expect(rendered).toMatchObject({
-      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENTERPRISE],
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENTERPRISE, IDENTITY],
       externalId: 'ext-1',
       displayName: 'Ada Lovelace',
       active: false,
