@@ -36,7 +36,12 @@ async function addMembers(context: ScimBatchContext, groupId: string, memberIds:
   context.changes += memberIds.length;
 }
 
-/** A new active group (version 1) with its members; each member's role is recomputed. */
+/**
+ * A new active group (version 1) with its members; each member's role is recomputed.
+ *
+ * @example
+ * const result = await createScimGroup(context, { kind: 'createGroup', groupId, displayName: 'Admins', externalId: null, memberIds: [] });
+ */
 export async function createScimGroup(
   context: ScimBatchContext,
   mutation: GroupMutation<'createGroup'>,
@@ -66,6 +71,9 @@ export async function createScimGroup(
  * removals exact), then written as one difference; the version moves by one when anything changed.
  * A rename or external id change recomputes every member's role, a membership change the role of
  * the members added or removed.
+ *
+ * @example
+ * await changeScimGroup(context, { kind: 'changeGroup', groupId, expectedVersion: 1, steps: [{ kind: 'add', memberIds: [id] }] });
  */
 export async function changeScimGroup(
   context: ScimBatchContext,
@@ -127,7 +135,12 @@ export async function changeScimGroup(
   };
 }
 
-/** The group → `deleted`, its members dropped and their roles recomputed. */
+/**
+ * The group → `deleted`, its members dropped and their roles recomputed.
+ *
+ * @example
+ * await deleteScimGroup(context, { kind: 'deleteGroup', groupId, expectedVersion: null });
+ */
 export async function deleteScimGroup(
   context: ScimBatchContext,
   mutation: GroupMutation<'deleteGroup'>,
