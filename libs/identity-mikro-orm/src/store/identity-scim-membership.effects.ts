@@ -96,13 +96,21 @@ async function standings(context: ScimBatchContext, scimUserIds: readonly string
 }
 
 /** The membership each standing asks for, or `null` when it stays as it is. */
-function target(membership: MembershipRecord, standing: Standing): { role: string; state: string } | null {
+function target(
+  membership: MembershipRecord,
+  standing: Standing,
+  reactivating: boolean,
+): { role: string; state: string } | null {
   if (!standing.wanted) return membership.state === 'removed' ? null : { role: membership.role, state: 'removed' };
-  // An administrator's suspension stands; owners keep `owner` (SCIM never grants or takes it).
+  // An administrator's suspension stands.
   if (membership.state === 'suspended') return null;
-  const role = membership.role === 'owner' ? 'owner' : ROLE_BY_RANK[Math.min(standing.rank, 2)]!;
-  if (membership.state === 'active' && membership.role === role) return null;
-  return { role, state: 'active' };
+  const mapped = ROLE_BY_RANK[Math.min(standing.rank, 2)]!;
+  // A removed membership comes back only when the SCIM user is reactivated in this batch (never
+  // because of an unrelated change: a person removed by hand stays removed), and never as owner.
+  if (membership.state === 'removed') return reactivating ? { role: mapped, state: 'active' } : null;
+  // Owners keep `owner` (SCIM never grants or takes it).
+  const role = membership.role === 'owner' ? 'owner' : mapped;
+  return membership.role === role ? null : { role, state: 'active' };
 }
 
 /**
@@ -113,10 +121,17 @@ function target(membership: MembershipRecord, standing: Standing): { role: strin
  * role loses its federated sessions and device token families of this organization. Queues
  * `membership.changed`, `session.revoked` and `device_token.revoked` audits.
  *
+ * `reactivated`: SCIM users whose `active` went from false to true in this batch — the only case
+ * in which a `removed` membership becomes active again (with the mapped role, never `owner`).
+ *
  * @example
  * await reconcileMemberships(context, [scimUserId]);
  */
-export async function reconcileMemberships(context: ScimBatchContext, scimUserIds: readonly string[]): Promise<void> {
+export async function reconcileMemberships(
+  context: ScimBatchContext,
+  scimUserIds: readonly string[],
+  reactivated: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const ids = [...new Set(scimUserIds)];
   if (ids.length === 0) return;
   const { sql, tenant, at } = context;
@@ -144,7 +159,7 @@ export async function reconcileMemberships(context: ScimBatchContext, scimUserId
   const changes: { membership: MembershipRecord; role: string; state: string }[] = [];
   for (const standing of wanted) {
     const membership = byUser.get(standing.userId);
-    const next = membership === undefined ? null : target(membership, standing);
+    const next = membership === undefined ? null : target(membership, standing, reactivated.has(standing.scimUserId));
     if (membership !== undefined && next !== null) changes.push({ membership, ...next });
   }
   if (changes.length === 0) return;

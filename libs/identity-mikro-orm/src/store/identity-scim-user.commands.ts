@@ -87,7 +87,8 @@ export async function replaceScimUser(
     [mutation.userDisplayName, at, text(current, 'user_id'), mutation.userDisplayName],
   );
   context.changes += 1 + renamed.length;
-  await reconcileMemberships(context, [mutation.scimUserId]);
+  const reactivated = current['active'] === false && mutation.attributes.active;
+  await reconcileMemberships(context, [mutation.scimUserId], new Set(reactivated ? [mutation.scimUserId] : []));
   return {
     replayed: false,
     status: 200,
