@@ -28,7 +28,7 @@ export interface IdentityModuleOptions {
   unsafeAllowEmbeddedDatabase?: boolean;
   /** Enterprise federation (OIDC and SAML sign-in per organization, identity-http §6). @default enabled, no static providers */
   federation?: IdentityFederationOptions;
-  /** SCIM 2.0 provisioning under `/scim/v2` (identity-http §7, organization-managed connections). @default enabled */
+  /** SCIM 2.0 provisioning under `/scim/v2`: organization-managed connections, Users and Groups. @default enabled */
   scim?: IdentityScimOptions;
 }
 

@@ -10,7 +10,8 @@ const ASSETS_DIR = fileURLToPath(new URL('../public/assets', import.meta.url));
 /**
  * The demo's identity pages, served by the app itself through the radix router: `/identity`
  * (passkey sign-in and account), `/identity/bootstrap`, `/identity/enroll`, `/identity/recovery`,
- * `/identity/organizations`, `/identity/organizations/{orgId}` and `/device` (approving a
+ * `/identity/organizations`, `/identity/organizations/{orgId}` (with its `/sso` and
+ * `/provisioning` pages) and `/device` (approving a
  * `tessera login`), plus their scripts (with
  * `@simplewebauthn/browser`) and stylesheet.
  *

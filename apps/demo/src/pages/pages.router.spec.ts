@@ -35,6 +35,18 @@ describe('pagesRouter', () => {
     expect(response.text).toContain('id="sso-providers"');
   });
 
+  it('serves the provisioning page /identity/organizations/{orgId}/provisioning with the page headers and its own script', async () => {
+    const { response, passed } = await get(builtAssets(), `/identity/organizations/${ORGANIZATION_ID}/provisioning`);
+    expect(passed).toBe(false);
+    expect(response.status).toBe(200);
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) expect(response.headers[name]).toBe(value);
+    expect(response.text).toContain(
+      `<script type="module" src="${PAGE_ASSETS_PREFIX}/provisioning.page-HASH.js"></script>`,
+    );
+    expect(response.text).toContain('<h1>Provisioning (SCIM)</h1>');
+    expect(response.text).toContain('id="scim-base-url"');
+  });
+
   it('keeps serving the organization page itself, now with the single sign-on panel', async () => {
     const { response } = await get(builtAssets(), `/identity/organizations/${ORGANIZATION_ID}`);
     expect(response.status).toBe(200);

@@ -8,6 +8,7 @@ import { renderLandingPage } from './templates/landing-page.template.js';
 import { BOOTSTRAP_PAGE, ENROLL_PAGE, RECOVERY_PAGE } from './templates/onboarding-pages.template.js';
 import { ORGANIZATION_PAGE } from './templates/organization-page.template.js';
 import { ORGANIZATIONS_PAGE } from './templates/organizations-page.template.js';
+import { PROVISIONING_PAGE } from './templates/provisioning-page.template.js';
 import { SSO_PAGE } from './templates/sso-page.template.js';
 import { PAGE_ICON_SVG, renderPage, type PageTemplate } from './templates/page-layout.template.js';
 
@@ -21,6 +22,8 @@ const PAGES: Readonly<Record<string, PageTemplate>> = {
   '/identity/organizations/:orgId': ORGANIZATION_PAGE,
   // The organization's own sign-in page (anonymous): its enabled single sign-on providers.
   '/identity/organizations/:orgId/sso': SSO_PAGE,
+  // SCIM provisioning of the organization (owners and admins): connections, tokens, events.
+  '/identity/organizations/:orgId/provisioning': PROVISIONING_PAGE,
   // The RFC 8628 verification URI (`publicBaseUrl + /device`): codes are typed, never read from a query.
   '/device': devicePage(deviceCapabilitiesByRole()),
 };
@@ -31,7 +34,8 @@ const NOT_BUILT = 'The demo pages are not built: run `npm run build` and start d
  * Radix routes for the demo's landing page (`GET /`, links to every page and the API docs) and
  * identity pages (`GET /identity`, `/identity/bootstrap`,
  * `/identity/enroll`, `/identity/recovery`, `/identity/organizations`,
- * `/identity/organizations/{orgId}` and its single sign-on page `/identity/organizations/{orgId}/sso`), the device confirmation page `GET /device` (the device flow's
+ * `/identity/organizations/{orgId}`, its single sign-on page `/identity/organizations/{orgId}/sso` and its
+ * provisioning page `/identity/organizations/{orgId}/provisioning`), the device confirmation page `GET /device` (the device flow's
  * verification URI) and their hashed assets under `/assets/identity/`.
  * Pages are rendered once at startup and served from memory; the browser scripts talk only to the
  * identity API, so the pages themselves never read the session.

@@ -24,6 +24,27 @@ async function activeMembers(context: ScimBatchContext, ids: readonly string[]):
   return unique;
 }
 
+/** Most members a group may have (a larger group → `invalid_transition`, 400 `invalidValue`). */
+export const SCIM_GROUP_MEMBER_CAP = 10_000;
+
+/** `invalid_transition` when the group would end with more than {@link SCIM_GROUP_MEMBER_CAP} members. */
+async function requireMemberCap(
+  context: ScimBatchContext,
+  groupId: string,
+  finalSize: number | null,
+  growth: number,
+): Promise<void> {
+  if (finalSize !== null) {
+    if (finalSize > SCIM_GROUP_MEMBER_CAP) abort('invalid_transition');
+    return;
+  }
+  if (growth <= 0) return;
+  const [row] = await context.sql(`select count(*)::int as size from ${table('scim_group_members')} where group_id = ?`, [
+    groupId,
+  ]);
+  if (Number(row?.['size'] ?? 0) + growth > SCIM_GROUP_MEMBER_CAP) abort('invalid_transition');
+}
+
 async function addMembers(context: ScimBatchContext, groupId: string, memberIds: readonly string[]): Promise<void> {
   if (memberIds.length === 0) return;
   const { sql, tenant, at } = context;
@@ -36,7 +57,12 @@ async function addMembers(context: ScimBatchContext, groupId: string, memberIds:
   context.changes += memberIds.length;
 }
 
-/** A new active group (version 1) with its members; each member's role is recomputed. */
+/**
+ * A new active group (version 1) with its members; each member's role is recomputed.
+ *
+ * @example
+ * const result = await createScimGroup(context, { kind: 'createGroup', groupId, displayName: 'Admins', externalId: null, memberIds: [] });
+ */
 export async function createScimGroup(
   context: ScimBatchContext,
   mutation: GroupMutation<'createGroup'>,
@@ -66,6 +92,9 @@ export async function createScimGroup(
  * removals exact), then written as one difference; the version moves by one when anything changed.
  * A rename or external id change recomputes every member's role, a membership change the role of
  * the members added or removed.
+ *
+ * @example
+ * await changeScimGroup(context, { kind: 'changeGroup', groupId, expectedVersion: 1, steps: [{ kind: 'add', memberIds: [id] }] });
  */
 export async function changeScimGroup(
   context: ScimBatchContext,
@@ -73,10 +102,19 @@ export async function changeScimGroup(
 ): Promise<ScimBatchResult> {
   const { sql, tenant, at } = context;
   const group = await lockTenantRow(sql, 'scim_groups', tenant, mutation.groupId, mutation.expectedVersion);
+  // Only the members the steps name are read, unless the whole list is replaced (or the group is
+  // relabelled, which recomputes every member): a one-member PATCH of a large group stays small.
+  const whole = mutation.steps.some((step) => step.kind !== 'add' && step.kind !== 'remove');
+  const named = [...new Set(mutation.steps.flatMap((step) => ('memberIds' in step ? step.memberIds : [])))];
   const before = new Set(
-    (await sql(`select scim_user_id from ${table('scim_group_members')} where group_id = ?`, [mutation.groupId])).map(
-      (row) => text(row, 'scim_user_id'),
-    ),
+    (
+      await sql(
+        whole
+          ? `select scim_user_id from ${table('scim_group_members')} where group_id = ?`
+          : `select scim_user_id from ${table('scim_group_members')} where group_id = ? and scim_user_id = any(?::uuid[])`,
+        whole ? [mutation.groupId] : [mutation.groupId, named.filter(isUuid)],
+      )
+    ).map((row) => text(row, 'scim_user_id')),
   );
   let displayName = text(group, 'display_name');
   let externalId = optionalText(group, 'external_id');
@@ -93,6 +131,7 @@ export async function changeScimGroup(
   const toAdd = [...members].filter((id) => !before.has(id));
   const toRemove = [...before].filter((id) => !members.has(id));
   await activeMembers(context, toAdd);
+  await requireMemberCap(context, mutation.groupId, whole ? members.size : null, toAdd.length - toRemove.length);
   const relabelled = displayName !== text(group, 'display_name') || externalId !== optionalText(group, 'external_id');
   if (!relabelled && toAdd.length === 0 && toRemove.length === 0)
     return {
@@ -127,7 +166,12 @@ export async function changeScimGroup(
   };
 }
 
-/** The group → `deleted`, its members dropped and their roles recomputed. */
+/**
+ * The group → `deleted`, its members dropped and their roles recomputed.
+ *
+ * @example
+ * await deleteScimGroup(context, { kind: 'deleteGroup', groupId, expectedVersion: null });
+ */
 export async function deleteScimGroup(
   context: ScimBatchContext,
   mutation: GroupMutation<'deleteGroup'>,

@@ -29,7 +29,12 @@ export interface ScimBatchContext {
   changes: number;
 }
 
-/** Queues the audit event the batch's factory builds for `facts`. */
+/**
+ * Queues the audit event the batch's factory builds for `facts`.
+ *
+ * @example
+ * record(context, 'membership.changed', { type: 'membership', id: membershipId });
+ */
 export function record(context: ScimBatchContext, action: string, target: { type: string; id: string } | null): void {
   context.audits.push(context.audit({ action, target }));
 }
@@ -37,7 +42,12 @@ export function record(context: ScimBatchContext, action: string, target: { type
 /** Audit rows per insert: 17 parameters each stays far below PostgreSQL's 65,535 per statement. */
 const AUDIT_CHUNK = 1000;
 
-/** Inserts every queued audit event, a thousand rows per statement. */
+/**
+ * Inserts every queued audit event, a thousand rows per statement.
+ *
+ * @example
+ * await flushAudits(context);
+ */
 export async function flushAudits(context: ScimBatchContext): Promise<void> {
   for (let start = 0; start < context.audits.length; start += AUDIT_CHUNK)
     await insertRows(context.sql, 'audit_events', context.audits.slice(start, start + AUDIT_CHUNK).map(auditColumns));
@@ -86,29 +96,56 @@ async function standings(context: ScimBatchContext, scimUserIds: readonly string
 }
 
 /** The membership each standing asks for, or `null` when it stays as it is. */
-function target(membership: MembershipRecord, standing: Standing): { role: string; state: string } | null {
+function target(
+  membership: MembershipRecord,
+  standing: Standing,
+  reactivating: boolean,
+): { role: string; state: string } | null {
   if (!standing.wanted) return membership.state === 'removed' ? null : { role: membership.role, state: 'removed' };
-  // An administrator's suspension stands; owners keep `owner` (SCIM never grants or takes it).
+  // An administrator's suspension stands.
   if (membership.state === 'suspended') return null;
-  const role = membership.role === 'owner' ? 'owner' : ROLE_BY_RANK[Math.min(standing.rank, 2)]!;
-  if (membership.state === 'active' && membership.role === role) return null;
-  return { role, state: 'active' };
+  const mapped = ROLE_BY_RANK[Math.min(standing.rank, 2)]!;
+  // A removed membership comes back only when the SCIM user is reactivated in this batch (never
+  // because of an unrelated change: a person removed by hand stays removed), and never as owner.
+  if (membership.state === 'removed') return reactivating ? { role: mapped, state: 'active' } : null;
+  // Owners keep `owner` (SCIM never grants or takes it).
+  const role = membership.role === 'owner' ? 'owner' : mapped;
+  return membership.role === role ? null : { role, state: 'active' };
 }
 
 /**
  * Brings the tenant memberships of the given SCIM users in line with their SCIM state and groups
- * (identity-model §5.10), set-based: the organization's active owners and the users' memberships
- * are locked `for update` in id order, the last-owner rule is checked on the final state, changed
+ * (identity-model §5.10), set-based: the users' active device token families of the organization,
+ * then the organization's active owners and the users' memberships are locked `for update` in id order, the last-owner rule is checked on the final state, changed
  * memberships are written in one statement, and every membership that left `active` or changed
  * role loses its federated sessions and device token families of this organization. Queues
  * `membership.changed`, `session.revoked` and `device_token.revoked` audits.
+ *
+ * `reactivated`: SCIM users whose `active` went from false to true in this batch — the only case
+ * in which a `removed` membership becomes active again (with the mapped role, never `owner`).
+ *
+ * @example
+ * await reconcileMemberships(context, [scimUserId]);
  */
-export async function reconcileMemberships(context: ScimBatchContext, scimUserIds: readonly string[]): Promise<void> {
+export async function reconcileMemberships(
+  context: ScimBatchContext,
+  scimUserIds: readonly string[],
+  reactivated: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const ids = [...new Set(scimUserIds)];
   if (ids.length === 0) return;
   const { sql, tenant, at } = context;
   const wanted = await standings(context, ids);
   const userIds = wanted.map((standing) => standing.userId);
+  // Device commands lock a family before its membership: take the tenant families of these users
+  // first too, so a refresh racing this batch queues instead of deadlocking.
+  await sql(
+    `select id from ${table('device_token_families')}
+      where user_id = any(?::uuid[]) and organization_id = ? and state = 'active'
+      order by id
+      for update`,
+    [userIds, tenant.organizationId],
+  );
   const locked = (
     await sql(
       `select ${allColumns('memberships')} from ${table('memberships')}
@@ -122,7 +159,7 @@ export async function reconcileMemberships(context: ScimBatchContext, scimUserId
   const changes: { membership: MembershipRecord; role: string; state: string }[] = [];
   for (const standing of wanted) {
     const membership = byUser.get(standing.userId);
-    const next = membership === undefined ? null : target(membership, standing);
+    const next = membership === undefined ? null : target(membership, standing, reactivated.has(standing.scimUserId));
     if (membership !== undefined && next !== null) changes.push({ membership, ...next });
   }
   if (changes.length === 0) return;

@@ -20,6 +20,9 @@ async function writeEmails(
 /**
  * A new identity user (active, no email: SCIM never sets the globally unique address), its SCIM
  * user (version 1) with emails, and its tenant membership (`viewer`, `removed` when created inactive).
+ *
+ * @example
+ * const result = await createScimUser(context, mutation); // { status: 201, version: 1, ... }
  */
 export async function createScimUser(
   context: ScimBatchContext,
@@ -56,7 +59,12 @@ export async function createScimUser(
   return { replayed: false, status: 201, resourceType: 'user', resourceId: scimUserId, version: 1 };
 }
 
-/** Every stored attribute replaced (version + 1), the identity user's display name kept in step, memberships reconciled. */
+/**
+ * Every stored attribute replaced (version + 1), the identity user's display name kept in step, memberships reconciled.
+ *
+ * @example
+ * await replaceScimUser(context, { kind: 'replaceUser', scimUserId, expectedVersion: 1, userDisplayName, attributes });
+ */
 export async function replaceScimUser(
   context: ScimBatchContext,
   mutation: UserMutation<'replaceUser'>,
@@ -79,7 +87,8 @@ export async function replaceScimUser(
     [mutation.userDisplayName, at, text(current, 'user_id'), mutation.userDisplayName],
   );
   context.changes += 1 + renamed.length;
-  await reconcileMemberships(context, [mutation.scimUserId]);
+  const reactivated = current['active'] === false && mutation.attributes.active;
+  await reconcileMemberships(context, [mutation.scimUserId], new Set(reactivated ? [mutation.scimUserId] : []));
   return {
     replayed: false,
     status: 200,
@@ -92,12 +101,25 @@ export async function replaceScimUser(
 /**
  * The SCIM user → `deleted` (the identity user stays), out of every group of the tenant (each such
  * group's version + 1), its membership → `removed`.
+ *
+ * @example
+ * await deleteScimUser(context, { kind: 'deleteUser', scimUserId, expectedVersion: null });
  */
 export async function deleteScimUser(
   context: ScimBatchContext,
   mutation: UserMutation<'deleteUser'>,
 ): Promise<ScimBatchResult> {
   const { sql, tenant, at } = context;
+  if (!isUuid(mutation.scimUserId)) abort('not_found');
+  // Group changes lock the group before its members: lock this user's groups first too.
+  await sql(
+    `select id from ${table('scim_groups')}
+      where id in (select group_id from ${table('scim_group_members')} where scim_user_id = ?)
+        and organization_id = ? and provider = ?
+      order by id
+      for update`,
+    [mutation.scimUserId, tenant.organizationId, tenant.provider],
+  );
   await lockTenantRow(sql, 'scim_users', tenant, mutation.scimUserId, mutation.expectedVersion);
   await sql(`update ${table('scim_users')} set state = 'deleted', updated_at = ?, version = version + 1 where id = ?`, [
     at,

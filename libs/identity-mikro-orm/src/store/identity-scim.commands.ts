@@ -1,5 +1,5 @@
 import type { IdentityScimCommands, ScimBatchResult, ScimReceiptInput, ScimTenant } from '@tessera/identity';
-import { abort, insertRow, isUuid, table, type Sql, type StoreGateway } from './identity-store.gateway.js';
+import { abort, insertRow, isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { allColumns } from './identity-row.fields.js';
 import { integer, optionalText, text } from './identity-row.mappers.js';
 import { flushAudits, record, type ScimBatchContext } from './identity-scim-membership.effects.js';
@@ -21,6 +21,18 @@ async function replay(sql: Sql, tenant: ScimTenant, receipt: ScimReceiptInput): 
     [receipt.operationId],
   );
   if (row === undefined) return null;
+  const outcome = receiptOutcome(row, tenant, receipt);
+  return outcome === 'conflict' ? abort('idempotency_conflict') : outcome;
+}
+
+/**
+ * What a stored receipt answers for `receipt`: its first commit when the request matches (same
+ * tenant, method, path, precondition and body digest), else `'conflict'`.
+ *
+ * @example
+ * const outcome = receiptOutcome(row, tenant, receipt);
+ */
+export function receiptOutcome(row: Row, tenant: ScimTenant, receipt: ScimReceiptInput): ScimBatchResult | 'conflict' {
   const same =
     text(row, 'organization_id') === tenant.organizationId &&
     text(row, 'provider') === tenant.provider &&
@@ -28,7 +40,7 @@ async function replay(sql: Sql, tenant: ScimTenant, receipt: ScimReceiptInput): 
     text(row, 'request_path') === receipt.path &&
     optionalText(row, 'request_precondition') === receipt.precondition &&
     text(row, 'request_digest') === receipt.requestDigest;
-  if (!same) abort('idempotency_conflict');
+  if (!same) return 'conflict';
   return {
     replayed: true,
     status: integer(row, 'result_status'),

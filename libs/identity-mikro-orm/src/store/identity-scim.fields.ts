@@ -4,7 +4,12 @@ import { SCIM_USER_TEXT_COLUMNS } from '../schema/identity-scim.values.js';
  * Every column of the SCIM tables the store reads whole rows of, in the schema's column order.
  */
 
-/** The columns of `scim_users`. */
+/**
+ * The columns of `scim_users`.
+ *
+ * @example
+ * sql(`select ${allColumns('scim_users')} from ${table('scim_users')} where id = ?`, [id]);
+ */
 export const SCIM_USER_FIELDS = [
   'id',
   'organization_id',
@@ -20,7 +25,12 @@ export const SCIM_USER_FIELDS = [
   'version',
 ] as const;
 
-/** The columns of `scim_groups`. */
+/**
+ * The columns of `scim_groups`.
+ *
+ * @example
+ * sql(`select ${allColumns('scim_groups')} from ${table('scim_groups')} where id = ?`, [id]);
+ */
 export const SCIM_GROUP_FIELDS = [
   'id',
   'organization_id',
@@ -33,7 +43,12 @@ export const SCIM_GROUP_FIELDS = [
   'version',
 ] as const;
 
-/** The columns of `scim_connections`. */
+/**
+ * The columns of `scim_connections`.
+ *
+ * @example
+ * prefixedFields('c', SCIM_CONNECTION_FIELDS, 'c_');
+ */
 export const SCIM_CONNECTION_FIELDS = [
   'id',
   'organization_id',
@@ -46,7 +61,12 @@ export const SCIM_CONNECTION_FIELDS = [
   'version',
 ] as const;
 
-/** The columns of `scim_connection_tokens`. */
+/**
+ * The columns of `scim_connection_tokens`.
+ *
+ * @example
+ * prefixedFields('t', SCIM_CONNECTION_TOKEN_FIELDS, 't_');
+ */
 export const SCIM_CONNECTION_TOKEN_FIELDS = [
   'id',
   'connection_id',
@@ -60,7 +80,12 @@ export const SCIM_CONNECTION_TOKEN_FIELDS = [
   'version',
 ] as const;
 
-/** The columns of `scim_batch_operations`. */
+/**
+ * The columns of `scim_batch_operations`.
+ *
+ * @example
+ * sql(`select ${allColumns('scim_batch_operations')} from ${table('scim_batch_operations')} where operation_id = ?`, [id]);
+ */
 export const SCIM_BATCH_OPERATION_FIELDS = [
   'operation_id',
   'organization_id',

@@ -1,4 +1,5 @@
-import type { IdentityScimReads, ScimListPage, ScimTenant } from '@tessera/identity';
+import type { IdentityScimReads, ScimListPage, ScimReceiptInput, ScimTenant } from '@tessera/identity';
+import { receiptOutcome } from './identity-scim.commands.js';
 import { isUuid, table, type Row, type Sql, type StoreGateway } from './identity-store.gateway.js';
 import { allColumns, ORGANIZATION_FIELDS, prefixedFields } from './identity-row.fields.js';
 import { organizationFromRow, text, unprefix } from './identity-row.mappers.js';
@@ -205,6 +206,17 @@ export class IdentityScimReadQueries implements Reads {
         groupId: text(row, 'group_id'),
         display: text(row, 'display_name'),
       }));
+    });
+  }
+
+  findScimReplay(tenant: ScimTenant, receipt: ScimReceiptInput): ReturnType<Reads['findScimReplay']> {
+    if (!isUuid(receipt.operationId) || !isUuid(tenant.organizationId)) return Promise.resolve(null);
+    return this.gateway.read(async (sql) => {
+      const [row] = await sql(
+        `select ${allColumns('scim_batch_operations')} from ${table('scim_batch_operations')} where operation_id = ?`,
+        [receipt.operationId],
+      );
+      return row === undefined ? null : receiptOutcome(row, tenant, receipt);
     });
   }
 }

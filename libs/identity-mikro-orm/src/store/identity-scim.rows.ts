@@ -19,7 +19,12 @@ function flag(row: Row, column: string): boolean {
   return typeof value === 'boolean' ? value : abort('internal');
 }
 
-/** The stored columns of SCIM user attributes (without ids, state and stamps). */
+/**
+ * The stored columns of SCIM user attributes (without ids, state and stamps).
+ *
+ * @example
+ * await insertRow(sql, 'scim_users', { id, ...scimUserAttributeColumns(attributes), state: 'active' });
+ */
 export function scimUserAttributeColumns(attributes: ScimUserAttributes): Row {
   const { name, enterprise } = attributes;
   return {
@@ -47,7 +52,12 @@ export function scimUserAttributeColumns(attributes: ScimUserAttributes): Row {
   };
 }
 
-/** A `scim_users` row with its emails (in position order). */
+/**
+ * A `scim_users` row with its emails (in position order).
+ *
+ * @example
+ * const user = scimUserFromRow(row, []);
+ */
 export function scimUserFromRow(row: Row, emails: readonly ScimEmail[]): ScimUserRecord {
   const t = (column: string) => optionalText(row, column);
   return {
@@ -87,7 +97,12 @@ export function scimUserFromRow(row: Row, emails: readonly ScimEmail[]): ScimUse
   };
 }
 
-/** A `scim_groups` row. */
+/**
+ * A `scim_groups` row.
+ *
+ * @example
+ * const groups = rows.map(scimGroupFromRow);
+ */
 export function scimGroupFromRow(row: Row): ScimGroupRecord {
   return {
     id: text(row, 'id'),
@@ -101,7 +116,12 @@ export function scimGroupFromRow(row: Row): ScimGroupRecord {
   };
 }
 
-/** A `scim_connection_tokens` row. */
+/**
+ * A `scim_connection_tokens` row.
+ *
+ * @example
+ * const token = scimConnectionTokenFromRow(row);
+ */
 export function scimConnectionTokenFromRow(row: Row): ScimConnectionTokenRecord {
   return {
     id: text(row, 'id'),
@@ -113,7 +133,12 @@ export function scimConnectionTokenFromRow(row: Row): ScimConnectionTokenRecord 
   };
 }
 
-/** A `scim_connections` row with its rules (in position order). */
+/**
+ * A `scim_connections` row with its rules (in position order).
+ *
+ * @example
+ * const connection = scimConnectionFromRow(row, rules);
+ */
 export function scimConnectionFromRow(row: Row, groupRoles: readonly ScimGroupRoleRule[]): ScimConnectionRecord {
   return {
     id: text(row, 'id'),
@@ -129,7 +154,12 @@ export function scimConnectionFromRow(row: Row, groupRoles: readonly ScimGroupRo
   };
 }
 
-/** The `scim_connection_group_roles` rows of a rule list, positions in declaration order. */
+/**
+ * The `scim_connection_group_roles` rows of a rule list, positions in declaration order.
+ *
+ * @example
+ * await insertRows(sql, 'scim_connection_group_roles', groupRoleColumns(connectionId, rules));
+ */
 export function groupRoleColumns(connectionId: string, rules: readonly ScimGroupRoleRule[]): Row[] {
   return rules.map((rule, position) => ({
     connection_id: connectionId,
@@ -140,7 +170,12 @@ export function groupRoleColumns(connectionId: string, rules: readonly ScimGroup
   }));
 }
 
-/** The rules of the given connections, by connection id, in position order (one statement). */
+/**
+ * The rules of the given connections, by connection id, in position order (one statement).
+ *
+ * @example
+ * const rules = (await readGroupRoles(sql, [connectionId])).get(connectionId) ?? [];
+ */
 export async function readGroupRoles(
   sql: Sql,
   connectionIds: readonly string[],
@@ -162,7 +197,12 @@ export async function readGroupRoles(
   return rules;
 }
 
-/** The connection `id` of the organization with its rules, optionally locked `for update`, or `null`. */
+/**
+ * The connection `id` of the organization with its rules, optionally locked `for update`, or `null`.
+ *
+ * @example
+ * const connection = await readConnection(sql, organizationId, connectionId, true);
+ */
 export async function readConnection(
   sql: Sql,
   organizationId: string,
@@ -178,7 +218,12 @@ export async function readConnection(
   return scimConnectionFromRow(row, (await readGroupRoles(sql, [connectionId])).get(connectionId) ?? []);
 }
 
-/** The `scim_user_emails` rows of one user. */
+/**
+ * The `scim_user_emails` rows of one user.
+ *
+ * @example
+ * await insertRows(sql, 'scim_user_emails', emailColumns(scimUserId, tenant, attributes.emails));
+ */
 export function emailColumns(scimUserId: string, tenant: ScimTenant, emails: readonly ScimEmail[]): Row[] {
   return emails.map((email, position) => ({
     scim_user_id: scimUserId,
@@ -191,7 +236,12 @@ export function emailColumns(scimUserId: string, tenant: ScimTenant, emails: rea
   }));
 }
 
-/** The given `scim_users` rows as records, with their emails read in one statement. */
+/**
+ * The given `scim_users` rows as records, with their emails read in one statement.
+ *
+ * @example
+ * const users = await scimUsersWithEmails(sql, rows);
+ */
 export async function scimUsersWithEmails(sql: Sql, rows: readonly Row[]): Promise<ScimUserRecord[]> {
   if (rows.length === 0) return [];
   const emails = new Map<string, ScimEmail[]>(rows.map((row) => [text(row, 'id'), []]));
@@ -212,6 +262,9 @@ export async function scimUsersWithEmails(sql: Sql, rows: readonly Row[]): Promi
 /**
  * The tenant's active row `id` of `scim_users` or `scim_groups`, locked `for update`, at
  * `expectedVersion` when given: `not_found` when missing (or another tenant's), else `version_conflict`.
+ *
+ * @example
+ * const row = await lockTenantRow(sql, 'scim_users', tenant, scimUserId, expectedVersion);
  */
 export async function lockTenantRow(
   sql: Sql,

@@ -51,9 +51,11 @@ export async function insertRow(sql: Sql, name: string, row: Row): Promise<Row> 
 export async function insertRows(sql: Sql, name: string, rows: readonly Row[]): Promise<void> {
   const names = Object.keys(rows[0] ?? abort('internal'));
   const tuple = `(${names.map(() => '?').join(', ')})`;
+  // The row count shapes the text: unnamed, so batches of every size never pile up as prepared statements.
   await sql(
     `insert into ${table(name)} (${names.map((c) => `"${c}"`).join(', ')}) values ${rows.map(() => tuple).join(', ')}`,
     rows.flatMap((row) => names.map((c) => row[c])),
+    rows.length === 1 ? 'named' : 'unnamed',
   );
 }
 

@@ -274,6 +274,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.scimReads.listScimGroupMembers(tenant, groupIds);
   listScimUserGroups: IdentityStore['listScimUserGroups'] = (tenant, userIds) =>
     this.scimReads.listScimUserGroups(tenant, userIds);
+  findScimReplay: IdentityStore['findScimReplay'] = (tenant, receipt) => this.scimReads.findScimReplay(tenant, receipt);
   applyScimBatch: IdentityStore['applyScimBatch'] = (input) => this.scim.applyScimBatch(input);
   createScimConnection: IdentityStore['createScimConnection'] = (input) =>
     this.scimConnections.createScimConnection(input);

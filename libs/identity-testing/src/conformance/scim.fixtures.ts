@@ -12,7 +12,12 @@ import type {
 import { testAuditEvent, testBase64Url, testUuidV7 } from '../identity-test.rows.js';
 import { unwrap, type ConformanceWorld } from './conformance.world.js';
 
-/** The stored attributes of a minimal SCIM user named `userName` (active), with `over` applied. */
+/**
+ * The stored attributes of a minimal SCIM user named `userName` (active), with `over` applied.
+ *
+ * @example
+ * const attributes = scimAttributes('ada@example.com', { active: false });
+ */
 export function scimAttributes(userName: string, over: Partial<ScimUserAttributes> = {}): ScimUserAttributes {
   return {
     userName,
@@ -39,7 +44,12 @@ export function scimAttributes(userName: string, over: Partial<ScimUserAttribute
   };
 }
 
-/** A receipt of `path` whose request digest is `digest` (a fresh one unless given). */
+/**
+ * A receipt of `path` whose request digest is `digest` (a fresh one unless given).
+ *
+ * @example
+ * await scim.apply(tenant, mutation, { receipt: scimReceipt({ method: 'PUT' }) });
+ */
 export function scimReceipt(over: Partial<ScimReceiptInput> = {}): ScimReceiptInput {
   return {
     operationId: testUuidV7(),

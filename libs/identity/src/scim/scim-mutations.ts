@@ -27,8 +27,12 @@ const ANSWERS: Partial<Record<StoreErrorCode, ScimError>> = {
   unique_constraint: new ScimError(409, 'uniqueness', 'A resource with that identifier already exists'),
   already_exists: new ScimError(409, 'uniqueness', 'A resource with that identifier already exists'),
   idempotency_conflict: new ScimError(409, 'uniqueness', 'The Idempotency-Key was used for another request'),
-  invalid_transition: new ScimError(400, 'invalidValue', 'A member is not a user of this tenant'),
-  last_owner: new ScimError(409, 'mutability', 'The last owner of the organization cannot be removed'),
+  invalid_transition: new ScimError(
+    400,
+    'invalidValue',
+    'A member is not a user of this tenant, or the group would have more than 10,000 members',
+  ),
+  last_owner: new ScimError(409, undefined, 'The last owner of the organization cannot be removed'),
   version_conflict: new ScimError(412, undefined, 'The resource version does not match If-Match'),
 };
 const UNAVAILABLE = new ScimError(503, undefined, 'The provisioning service is temporarily unavailable');

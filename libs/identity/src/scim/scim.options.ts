@@ -53,7 +53,7 @@ export interface IdentityScimOptions {
   readonly authenticator?: ScimAuthenticator;
   /** @default every active organization may provision */
   readonly tenantAuthorizer?: ScimTenantAuthorizer;
-  /** Largest `count` of a list page (a larger `count` is capped). @default 1000; 1..5000 */
+  /** Largest `count` of a list page, 1..5000 (a larger `count` is capped). @default 1000 */
   readonly maxPageSize?: number;
 }
 

@@ -1,5 +1,5 @@
 import type { IdentityKernel } from '../identity-kernel.js';
-import type { ScimMutation } from '../store/identity-scim.port.js';
+import type { ScimBatchResult, ScimMutation } from '../store/identity-scim.port.js';
 import type {
   ScimGroupRecord,
   ScimTenant,
@@ -41,7 +41,11 @@ export interface ScimWrite extends ScimMutationRequest {
 
 const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 const NOT_FOUND = new ScimError(404, undefined, 'The resource was not found');
+/** `active` as a PUT body may name it (plain or URN-prefixed), lower-cased. */
+const ACTIVE_KEYS = ['active', 'urn:ietf:params:scim:schemas:core:2.0:user:active'];
 const PRECONDITION_FAILED = new ScimError(412, undefined, 'The resource version does not match If-Match');
+/** Largest page of a Groups list that includes members. */
+const LIST_PAGE_WITH_MEMBERS = 20;
 /** Read-modify-write attempts of a PATCH without `If-Match` that loses a concurrent change. */
 const PATCH_ATTEMPTS = 5;
 
@@ -110,6 +114,8 @@ export class IdentityScim {
 
   /** POST /Users: a new identity user and its membership (201 + Location + ETag). */
   async createUser(write: ScimWrite, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const replayed = await this.replayed(write);
+    if (replayed !== null) return this.userReplay(write, replayed);
     const attributes = decodeScimUser(body);
     const { clock, random } = this.kernel.runtime;
     const mutation: ScimMutation = {
@@ -125,17 +131,25 @@ export class IdentityScim {
 
   /** PUT /Users/{id}: the whole representation replaces the stored one. */
   async replaceUser(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const replayed = await this.replayed(write);
+    if (replayed !== null) return this.userReplay(write, replayed);
     const attributes = decodeScimUser(body);
-    return this.rewriteUser(write, id, () => attributes);
+    // A replacement that leaves `active` out keeps the current state: only an explicit
+    // `active: true` undoes a deprovisioning.
+    const keepsActive = !Object.keys(body).some((key) => ACTIVE_KEYS.includes(key.toLowerCase()));
+    return this.rewriteUser(write, id, (current) => (keepsActive ? { ...attributes, active: current.active } : attributes));
   }
 
   /** PATCH /Users/{id}: read, patch, compare-and-set (retried without `If-Match`). */
-  patchUser(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+  async patchUser(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const replayed = await this.replayed(write);
+    if (replayed !== null) return this.userReplay(write, replayed);
     return this.rewriteUser(write, id, (current) => applyScimUserPatch(current, body));
   }
 
   /** DELETE /Users/{id}: the SCIM user goes; the tenant membership → `removed` (204). */
   async deleteUser(write: ScimWrite, id: string): Promise<ScimAnswer> {
+    if ((await this.replayed(write)) !== null) return { status: 204 };
     const user = await read(() => this.kernel.store.findScimUser(write.tenant, id));
     if (user === null) throw NOT_FOUND;
     if (!admits(write.ifMatch, user.version)) throw PRECONDITION_FAILED;
@@ -166,10 +180,13 @@ export class IdentityScim {
     query: ScimListQuery<ScimGroupFilter, ScimGroupSortKey>,
     projection: ScimProjectionParams,
   ): Promise<ScimAnswer> {
-    const page = await read(() => this.kernel.store.queryScimGroups(tenant, query));
+    // With members, a page holds at most 20 groups (up to 10,000 members each): bounded answers.
+    const withMembers = wantsMembers(projection);
+    const bounded = withMembers ? { ...query, count: Math.min(query.count, LIST_PAGE_WITH_MEMBERS) } : query;
+    const page = await read(() => this.kernel.store.queryScimGroups(tenant, bounded));
     const ids = page.resources.map((group) => group.id);
     const members =
-      ids.length === 0 || !wantsMembers(projection)
+      ids.length === 0 || !withMembers
         ? []
         : await read(() => this.kernel.store.listScimGroupMembers(tenant, ids));
     const resources = page.resources.map((group) =>
@@ -188,6 +205,8 @@ export class IdentityScim {
 
   /** POST /Groups (members must be users of the tenant). */
   async createGroup(write: ScimWrite, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const replayed = await this.replayed(write);
+    if (replayed !== null) return this.groupResult(write, replayed.resourceId, replayed.status);
     const group = decodeScimGroup(body);
     const groupId = generateUuidV7(this.kernel.runtime.clock, this.kernel.runtime.random);
     const result = await this.apply(write, { kind: 'createGroup', groupId, ...group });
@@ -196,6 +215,8 @@ export class IdentityScim {
 
   /** PUT /Groups/{id}: display name, external id and the whole member list. */
   async replaceGroup(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
+    const replayed = await this.replayed(write);
+    if (replayed !== null) return this.groupResult(write, id, replayed.status);
     const group = decodeScimGroup(body);
     const steps = [
       { kind: 'rename', displayName: group.displayName } as const,
@@ -209,13 +230,14 @@ export class IdentityScim {
   /** PATCH /Groups/{id}: member deltas applied under the group's lock (204; 200 with a body when `attributes` asks). */
   async patchGroup(write: ScimWrite, id: string, body: Record<string, unknown>): Promise<ScimAnswer> {
     const steps = planScimGroupPatch(body);
-    const result = await this.changeGroup(write, id, steps);
+    const result = (await this.replayed(write)) ?? (await this.changeGroup(write, id, steps));
     if (write.projection.attributes !== undefined) return this.groupResult(write, id, 200);
     return { status: 204, ...(result.version === null ? {} : { etag: etag(result.version) }) };
   }
 
   /** DELETE /Groups/{id}: its members lose the roles it granted (204). */
   async deleteGroup(write: ScimWrite, id: string): Promise<ScimAnswer> {
+    if ((await this.replayed(write)) !== null) return { status: 204 };
     const group = await this.currentGroup(write, id);
     await this.apply(write, {
       kind: 'deleteGroup',
@@ -273,6 +295,25 @@ export class IdentityScim {
         if (!lost || write.ifMatch !== null || attempt >= PATCH_ATTEMPTS) throw error;
       }
     }
+  }
+
+  /**
+   * The first answer of a request whose `Idempotency-Key` was seen, read before anything else (a
+   * retried DELETE is 204 again, a retried `If-Match` write not 412); another request under the
+   * key → 409 `uniqueness`. The store checks again under its lock, so a race still commits once.
+   */
+  private async replayed(write: ScimWrite): Promise<ScimBatchResult | null> {
+    const { receipt } = write;
+    if (receipt === null) return null;
+    const outcome = await read(() => this.kernel.store.findScimReplay(write.tenant, receipt));
+    if (outcome === 'conflict') throw scimStoreFailure('idempotency_conflict');
+    return outcome;
+  }
+
+  private async userReplay(write: ScimWrite, replayed: ScimBatchResult): Promise<ScimAnswer> {
+    const user = await read(() => this.kernel.store.findScimUser(write.tenant, replayed.resourceId));
+    if (user === null) throw NOT_FOUND;
+    return this.userAnswer(write.tenant, user, replayed.status, write.projection);
   }
 
   private async apply(write: ScimWrite, mutation: ScimMutation) {

@@ -59,6 +59,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   queryScimGroups: 'read',
   listScimGroupMembers: 'read',
   listScimUserGroups: 'read',
+  findScimReplay: 'read',
   inspectDatabaseEngine: 'read',
   findDeviceGrant: 'read',
   findDeviceGrantByDeviceCodeDigest: 'read',

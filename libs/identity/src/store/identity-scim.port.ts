@@ -53,6 +53,12 @@ export interface IdentityScimReads {
   listScimGroupMembers(tenant: ScimTenant, groupIds: readonly string[]): Promise<ScimGroupMember[]>;
   /** Groups of the given users of the tenant (the read-only `groups` attribute). */
   listScimUserGroups(tenant: ScimTenant, userIds: readonly string[]): Promise<ScimUserGroup[]>;
+  /**
+   * The stored outcome of an idempotent request, read before the request's own reads (a replayed
+   * DELETE must not answer 404, a replayed `If-Match` write not 412): the first commit when the
+   * request matches, `'conflict'` when the key was used for another request, `null` when new.
+   */
+  findScimReplay(tenant: ScimTenant, receipt: ScimReceiptInput): Promise<ScimBatchResult | 'conflict' | null>;
 }
 
 /** One step of a group change, applied in order under the group's row lock. Unknown member ids → `invalid_transition`. */

@@ -35,34 +35,41 @@ export class AuditLogPanel {
     const query = this.cursor === undefined ? `limit=${PAGE_SIZE}` : `limit=${PAGE_SIZE}&cursor=${this.cursor}`;
     const { org } = this.page;
     const answer = await org.api.call<AuditPage>('GET', `${org.path('audit-events')}?${query}`);
-    byId('audit-body').append(...answer.events.map((event) => this.row(event)));
+    byId('audit-body').append(...answer.events.map((event) => auditEventRow(event, this.page.userId)));
     this.cursor = answer.nextCursor;
     show(byId('audit-more'), this.cursor !== undefined);
     show(byId('audit-end'), this.cursor === undefined);
     return answer.events.length;
   }
+}
 
-  private row(event: AuditEventView): HTMLTableRowElement {
-    const row = document.createElement('tr');
-    row.dataset['eventId'] = event.id;
-    const outcome = event.reasonCode === undefined ? event.outcome : `${event.outcome} (${event.reasonCode})`;
-    row.append(
-      tableCell(timeElement(event.occurredAt)),
-      rowHeader(codeText(event.action)),
-      tableCell(...this.actor(event)),
-      tableCell(...(event.target === undefined ? ['—'] : [`${event.target.type} `, codeText(event.target.id, 'id')])),
-      tableCell(outcome),
-      tableCell(...request(event)),
-    );
-    return row;
-  }
+/**
+ * One audit event as a table row: when, action, actor ("(you)" for `userId`), target, outcome
+ * with its reason code, and the request. Shared by the audit log and the provisioning page.
+ *
+ * @example
+ * byId('audit-body').append(...page.events.map((event) => auditEventRow(event, userId)));
+ */
+export function auditEventRow(event: AuditEventView, userId: string): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.dataset['eventId'] = event.id;
+  const outcome = event.reasonCode === undefined ? event.outcome : `${event.outcome} (${event.reasonCode})`;
+  row.append(
+    tableCell(timeElement(event.occurredAt)),
+    rowHeader(codeText(event.action)),
+    tableCell(...actor(event, userId)),
+    tableCell(...(event.target === undefined ? ['—'] : [`${event.target.type} `, codeText(event.target.id, 'id')])),
+    tableCell(outcome),
+    tableCell(...request(event)),
+  );
+  return row;
+}
 
-  private actor(event: AuditEventView): (Node | string)[] {
-    const id = event.actor.userId ?? event.actor.serviceIdentityId;
-    if (id === undefined) return [event.actor.type];
-    if (id === this.page.userId) return [`${event.actor.type} (you)`];
-    return [`${event.actor.type} `, codeText(id, 'id')];
-  }
+function actor(event: AuditEventView, userId: string): (Node | string)[] {
+  const id = event.actor.userId ?? event.actor.serviceIdentityId;
+  if (id === undefined) return [event.actor.type];
+  if (id === userId) return [`${event.actor.type} (you)`];
+  return [`${event.actor.type} `, codeText(id, 'id')];
 }
 
 /** The request ID people quote (with the method; the full path is the cell's tooltip). */

@@ -18,7 +18,8 @@ function organizationIdFromUrl(): string {
 
 /**
  * `/identity/organizations/{orgId}`: the organization's facts, members and invitations for every
- * member; the audit log, service identities, single sign-on and settings for owners and admins.
+ * member; the audit log, service identities, single sign-on, the link to provisioning (SCIM) and
+ * settings for owners and admins.
  */
 class OrganizationPage implements OrganizationContext {
   userId = '';
@@ -35,6 +36,8 @@ class OrganizationPage implements OrganizationContext {
     this.audit.wire();
     this.services.wire();
     this.sso.wire();
+    const provisioning = byId<HTMLAnchorElement>('provisioning-link');
+    provisioning.href = `/identity/organizations/${encodeURIComponent(this.org.organizationId)}/provisioning`;
     wireForm('rename-organization', async ({ name }) => {
       const renamed = await this.org.change<Organization>('PATCH', [], { name });
       this.showFacts({ ...renamed, role: byId('organization-role').textContent ?? '' });

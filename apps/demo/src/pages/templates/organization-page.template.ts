@@ -7,10 +7,13 @@ const ROLE_OPTIONS = ['viewer', 'publisher', 'admin', 'owner']
   .join('');
 
 /**
- * A secret shown once (an invitation link, a service token): hidden until a script fills the
- * read-only field with `revealSecret` (client/ui.mts); never stored by the page.
+ * A secret shown once (an invitation link, a service token, a SCIM token): hidden until a script
+ * fills the read-only field with `revealSecret` (client/ui.mts); never stored by the page.
+ *
+ * @example
+ * secretBlock('scim-secret', 'Store the new token', 'SCIM token', 'Paste it into your identity provider now.');
  */
-function secretBlock(id: string, heading: string, label: string, warning: string): string {
+export function secretBlock(id: string, heading: string, label: string, warning: string): string {
   return `<section id="${id}" class="secret-block" aria-labelledby="${id}-heading" hidden>
 <h4 id="${id}-heading" tabindex="-1">${heading}</h4>
 <p class="warning"><strong>Shown only this once.</strong> ${warning}</p>
@@ -120,6 +123,13 @@ ${secretBlock(
 </section>
 </section>`;
 
+/** What SCIM provisioning does, and the link to the organization's provisioning page (`href` set by the script). */
+const PROVISIONING = `<section class="panel manager-only" aria-labelledby="provisioning-link-heading">
+<h3 id="provisioning-link-heading">Provisioning (SCIM)</h3>
+<p>Let your identity provider (Okta, Microsoft Entra ID or another SCIM 2.0 client) add, update and remove this organization’s members, and set their roles from its groups.</p>
+<p><a id="provisioning-link" href="/identity/organizations">Manage provisioning (SCIM)</a></p>
+</section>`;
+
 const SETTINGS = `<section class="panel manager-only" aria-labelledby="settings-heading">
 <h3 id="settings-heading">Settings</h3>
 <form id="rename-organization" class="inline-form">
@@ -138,7 +148,7 @@ const SETTINGS = `<section class="panel manager-only" aria-labelledby="settings-
  * `/identity/organizations/{orgId}`: one organization, chosen only by the ID in the URL (the
  * server keeps no current organization). Everyone with a membership sees it and its members and
  * invitations; owners and admins (`.manager-only`) also manage members, invitations, the audit log,
- * service identities, single sign-on and settings. The server decides every permission; hiding is only tidiness.
+ * service identities, single sign-on, the link to provisioning (SCIM) and settings. The server decides every permission; hiding is only tidiness.
  */
 export const ORGANIZATION_PAGE: PageTemplate = {
   title: 'Organization',
@@ -159,6 +169,7 @@ ${MEMBERS}
 ${AUDIT}
 ${SERVICES}
 ${SSO_PANEL}
+${PROVISIONING}
 ${SETTINGS}
 </section>`,
 };

@@ -68,7 +68,8 @@ function filterMemberIds(filter: ScimItemFilter, into: Set<string>): Set<string>
   ) {
     throw invalidFilter('A members filter must compare value with eq');
   }
-  return into.add(filter.value);
+  // Ids are lower-case UUIDs: `members[value eq "<UPPER>"]` removes that member too.
+  return into.add(filter.value.toLowerCase());
 }
 
 function pathSteps(operation: ScimPatchOperation, text: string): ScimGroupStep[] {

@@ -96,6 +96,7 @@ function applyOperation(user: ScimUserAttributes, operation: ScimPatchOperation)
   if (path.filter !== null) return applyFiltered(user, operation, path.attribute, path.filter, path.sub);
   const target = resolve(path.attribute);
   if (target.kind === 'readOnly') throw mutability('id and meta are read-only');
+  if (target.kind === 'ignored' && target.known === false) throw invalidPath('The PATCH path names no User attribute');
   if (operation.op !== 'remove') return assignScimUserAttribute(user, target, operation.value, operation.op);
   if (target.kind === 'emails' && target.sub === null && operation.value !== undefined && operation.value !== null) {
     // `remove emails` with a value list (as Entra does for members) removes exactly those values.

@@ -36,7 +36,8 @@ export function readScimMemberIds(raw: unknown): readonly string[] {
     if (!isScimObject(item)) throw invalidValue('A member must be an object with a value');
     const id = readScimString(scimProperty(item, 'value'));
     if (id === null) throw invalidValue('A member must be an object with a value');
-    ids.add(id);
+    // Ids are lower-case UUIDs; clients that upper-case them still name the same member.
+    ids.add(id.toLowerCase());
   }
   return [...ids];
 }

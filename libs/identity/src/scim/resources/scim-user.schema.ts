@@ -55,7 +55,12 @@ export type ScimUserTarget =
   | { readonly kind: 'emails'; readonly sub: 'value' | 'type' | 'primary' | null }
   | { readonly kind: 'enterprise'; readonly sub: keyof ScimEnterpriseUser | null }
   | { readonly kind: 'readOnly' }
-  | { readonly kind: 'ignored' };
+  /**
+   * Not stored: an attribute of the User / enterprise schemas (or of another schema) this server
+   * ignores (`known`), or a core name no schema defines (`known: false`, a typo such as `actve`:
+   * an explicit PATCH path to it is refused, never silently ignored).
+   */
+  | { readonly kind: 'ignored'; readonly known?: false };
 
 const STRING_ATTRIBUTES: readonly ScimUserStringAttribute[] = [
   'userName',
@@ -148,8 +153,23 @@ function coreTarget(attribute: string, sub: string | null): ScimUserTarget | 'in
     // `display` and other sub-attributes of emails are not stored.
     return emailSub === undefined ? { kind: 'ignored' } : { kind: 'emails', sub: emailSub };
   }
-  return { kind: 'ignored' };
+  return UNSTORED_CORE.includes(lower) ? { kind: 'ignored' } : { kind: 'ignored', known: false };
 }
+
+/** RFC 7643 §4.1 User attributes this server does not store (lower-cased). */
+const UNSTORED_CORE = [
+  'password',
+  'profileurl',
+  'phonenumbers',
+  'ims',
+  'photos',
+  'entitlements',
+  'roles',
+  'x509certificates',
+  'groups',
+  'addresses',
+  'schemas',
+];
 
 /**
  * Resolves a User attribute name (case-insensitive; `attr`, `attr.sub`, URN-prefixed) to where it is
