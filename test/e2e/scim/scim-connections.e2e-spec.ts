@@ -8,9 +8,10 @@ const LIST = '/scim/v2/Users?count=1';
 describe('SCIM connections managed by the organization (issue 15, Deliver 2)', () => {
   let identity: IdentityTestApp;
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     identity = await bootIdentityApp();
-  });
+  }, 120_000);
   afterAll(() => identity.close());
 
   it('an owner creates a connection, gets its token once, and the token provisions that organization', async () => {

@@ -89,9 +89,10 @@ async function expectTenantRevokedOnly(identity: IdentityTestApp, w: World): Pro
 describe('SCIM deprovisioning effects (identity-model §5.10)', () => {
   let identity: IdentityTestApp;
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     identity = await bootIdentityApp({}, new Date().toISOString());
-  });
+  }, 120_000);
   afterAll(() => identity.close());
 
   it('active=false removes the tenant membership and revokes only that tenant’s federated sessions and device families', async () => {

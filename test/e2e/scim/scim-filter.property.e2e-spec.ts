@@ -137,6 +137,7 @@ describe(`SCIM filters on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`
 
   let users: ModelUser[];
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     testDb = await createTestDatabase();
     db = await openDatabase({ url: testDb.url, entities: [...identityEntities], migrate: 'manual' });
@@ -144,7 +145,7 @@ describe(`SCIM filters on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`
     const sampled = fc.sample(userArbitrary, { numRuns: 60, seed: 15 });
     users = [...new Map(sampled.map((user) => [user.id, user])).values()];
     await insertUsers(users);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await db?.close();

@@ -22,10 +22,11 @@ describe('SCIM wire protocol (identity-http §7 as changed by issue 15)', () => 
   let identity: IdentityTestApp;
   let tenant: ScimTenantFixture;
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     identity = await bootIdentityApp({ limits: { scimBodyBytes: 64 * 1024 } as never }, new Date().toISOString());
     tenant = await scimTenant(identity, 'generic');
-  });
+  }, 120_000);
   afterAll(() => identity.close());
 
   it('accepts application/scim+json and application/json with or without charset; anything else is 415', async () => {

@@ -17,10 +17,11 @@ describe('SCIM retries, exact removals and state that only explicit requests cha
   let identity: IdentityTestApp;
   let tenant: ScimTenantFixture;
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     identity = await bootIdentityApp({}, new Date().toISOString());
     tenant = await scimTenant(identity, 'okta', [{ match: { displayName: 'Admins' }, role: 'admin' }]);
-  });
+  }, 120_000);
   afterAll(() => identity.close());
 
   async function user(name: string) {

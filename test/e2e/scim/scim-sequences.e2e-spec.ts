@@ -10,9 +10,10 @@ import { loadSequences, replaySequence } from './scim-sequence.runner.js';
 describe('recorded identity-provider SCIM sequences', () => {
   let identity: IdentityTestApp;
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     identity = await bootIdentityApp({}, new Date().toISOString());
-  });
+  }, 120_000);
   afterAll(() => identity.close());
 
   for (const { file, sequence } of loadSequences()) {

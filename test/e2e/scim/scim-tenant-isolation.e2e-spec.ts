@@ -64,6 +64,7 @@ describe('SCIM tenant isolation: a token of tenant A never reads, matches or cha
   let b: Provisioned;
   let sameOrganization: Provisioned;
 
+  // Booting on embedded PGlite next to other suites can take longer than the 30 s default.
   beforeAll(async () => {
     identity = await bootIdentityApp({}, new Date().toISOString());
     const tenantA = await scimTenant(identity, 'okta');
@@ -74,7 +75,7 @@ describe('SCIM tenant isolation: a token of tenant A never reads, matches or cha
     const entra = await createConnection(identity, tenantB.organizationId, tenantB.owner.session, 'entra');
     expect(entra.status).toBe(201);
     sameOrganization = { ...b, token: entra.body.token as string };
-  });
+  }, 120_000);
   afterAll(() => identity.close());
 
   for (const [label, attacker] of [
