@@ -9,6 +9,15 @@ const tessera = {
   '^@tessera/identity-testing$': '<rootDir>/libs/identity-testing/src/index.ts',
 };
 
+/**
+ * Per test and hook. Embedded PGlite runs every statement of a worker on one WebAssembly backend:
+ * under `--maxWorkers=2` on two cores an app boot (migrations included) can pass 30 s, so the
+ * embedded default is 90 s; on a PostgreSQL server (`DATABASE_URL`) 30 s. A bound, never a timing
+ * assertion.
+ */
+/* global process */
+const testTimeout = process.env.DATABASE_URL ? 30_000 : 90_000;
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -18,5 +27,5 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['reflect-metadata'],
   setupFilesAfterEnv: ['<rootDir>/test/support/openapi/openapi-response-validation.setup.ts'],
-  testTimeout: 30000,
+  testTimeout,
 };
