@@ -328,3 +328,4 @@ export {
   SCIM_FILTER_MAX_DEPTH,
   SCIM_FILTER_MAX_LENGTH,
 } from './scim/filter/scim-filter.parser.js';
+export { EMPTY_SCIM_USER } from './scim/resources/scim-user.assign.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EMPTY_SCIM_USER } from '@tessera/identity';
 import type {
   AuditEventInput,
   ScimBatchResult,
@@ -19,29 +20,7 @@ import { unwrap, type ConformanceWorld } from './conformance.world.js';
  * const attributes = scimAttributes('ada@example.com', { active: false });
  */
 export function scimAttributes(userName: string, over: Partial<ScimUserAttributes> = {}): ScimUserAttributes {
-  return {
-    userName,
-    externalId: null,
-    displayName: null,
-    nickName: null,
-    title: null,
-    userType: null,
-    preferredLanguage: null,
-    locale: null,
-    timezone: null,
-    active: true,
-    name: {
-      formatted: null,
-      familyName: null,
-      givenName: null,
-      middleName: null,
-      honorificPrefix: null,
-      honorificSuffix: null,
-    },
-    emails: [],
-    enterprise: { employeeNumber: null, costCenter: null, organization: null, division: null, department: null },
-    ...over,
-  };
+  return { ...EMPTY_SCIM_USER, userName, ...over };
 }
 
 /**
