@@ -8,28 +8,45 @@ const ORGANIZATION = '01900000-0000-7000-8000-000000000000';
 const uuid = (kind: number, n: number) => `01900000-000${kind}-7000-8000-${n.toString(16).padStart(12, '0')}`;
 
 /** A statement recorder answering each statement kind of the reconciliation with canned rows. */
-function recordingSql(members: number, federatedSessions: number) {
+function recordingSql(
+  members: number,
+  federatedSessions: number,
+  standing: { wanted: boolean; rank: number; role: string } = { wanted: true, rank: 2, role: 'viewer' },
+) {
   const statements: string[] = [];
   const sql: Sql = async (query) => {
     statements.push(query);
     const range = (n: number) => Array.from({ length: n }, (_, i) => i);
     if (query.includes('with rules'))
-      return range(members).map((i) => ({ id: uuid(1, i), user_id: uuid(2, i), wanted: true, rank: 2 }));
+      return range(members).map((i) => ({
+        id: uuid(1, i),
+        user_id: uuid(2, i),
+        wanted: standing.wanted,
+        rank: standing.rank,
+        membership_role: standing.role,
+        membership_state: 'active',
+      }));
     if (query.includes('for update') && query.includes('memberships'))
       return range(members).map((i): Row => ({
         id: uuid(3, i),
         organization_id: ORGANIZATION,
         user_id: uuid(2, i),
-        role: 'viewer',
+        role: standing.role,
         state: 'active',
         created_at: AT,
         updated_at: AT,
         removed_at: null,
         version: 0,
       }));
-    if (query.includes('memberships') && query.startsWith('update'))
-      return range(members).map((i) => ({ id: uuid(3, i) }));
-    if (query.includes('sessions')) return range(federatedSessions).map((i) => ({ id: uuid(4, i) }));
+    if (query.startsWith('with changed as'))
+      return [
+        {
+          changed: members,
+          sessions: range(federatedSessions).map((i) => uuid(4, i)),
+          families: [],
+          tokens: 0,
+        },
+      ];
     return [];
   };
   return { sql, statements };
@@ -56,11 +73,34 @@ describe('reconcileMemberships', () => {
         batch,
         Array.from({ length: members }, (_, i) => uuid(1, i)),
       );
-      // standings, family lock, membership lock, update, sessions, families (none active: no token statements)
-      expect(statements).toHaveLength(6);
+      // standings; families and memberships locked; memberships written with the revocations
+      expect(statements).toHaveLength(3);
       expect(batch.audits).toHaveLength(members * 2);
       expect(batch.changes).toBe(members * 2);
     }
+  });
+
+  it('takes no lock when no membership would change (a rename, a group without a mapped role)', async () => {
+    const { sql, statements } = recordingSql(3, 0, { wanted: true, rank: 0, role: 'viewer' });
+    const batch = context(sql);
+    await reconcileMemberships(batch, [uuid(1, 0), uuid(1, 1), uuid(1, 2)]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toContain('for update');
+    expect(batch.audits).toHaveLength(0);
+  });
+
+  it("locks the organization's owners only when an owner leaves active", async () => {
+    const promoted = recordingSql(1, 0, { wanted: true, rank: 2, role: 'viewer' });
+    await reconcileMemberships(context(promoted.sql), [uuid(1, 0)]);
+    const promotedLock = promoted.statements.find((q) => q.includes('memberships') && q.includes('for update'));
+    expect(promotedLock).toBeDefined();
+    expect(promotedLock).not.toContain("role = 'owner'");
+
+    // The only owner deprovisioned: the owner set is locked with the membership, and the last-owner rule refuses.
+    const owner = recordingSql(1, 0, { wanted: false, rank: 0, role: 'owner' });
+    await expect(reconcileMemberships(context(owner.sql), [uuid(1, 0)])).rejects.toMatchObject({ code: 'last_owner' });
+    const ownerLock = owner.statements.find((q) => q.includes('memberships') && q.includes('for update'));
+    expect(ownerLock).toContain("role = 'owner'");
   });
 
   it('writes the queued audits a thousand rows per statement', async () => {

@@ -2,7 +2,15 @@ import type { ScimBatchResult, ScimMutation } from '@tessera/identity';
 import { abort, insertRow, insertRows, isUuid, table } from './identity-store.gateway.js';
 import { membershipColumns, userColumns } from './identity-row.columns.js';
 import { integer, text } from './identity-row.mappers.js';
-import { emailColumns, lockTenantRow, scimUserAttributeColumns } from './identity-scim.rows.js';
+import {
+  emailColumns,
+  lockTenantRow,
+  scimUserAttributeColumns,
+  scimUserFromRow,
+  userGroupsFromJson,
+  userGroupsJson,
+} from './identity-scim.rows.js';
+import { allColumns } from './identity-row.fields.js';
 import { reconcileMemberships, record, type ScimBatchContext } from './identity-scim-membership.effects.js';
 
 type UserMutation<K extends ScimMutation['kind']> = Extract<ScimMutation, { kind: K }>;
@@ -32,7 +40,7 @@ export async function createScimUser(
   const { scimUserId, userId, membershipId, userDisplayName, attributes } = mutation;
   if (![scimUserId, userId, membershipId].every(isUuid)) abort('invalid_transition');
   await insertRow(sql, 'users', userColumns({ id: userId, primaryEmail: null, displayName: userDisplayName }, at));
-  await insertRow(sql, 'scim_users', {
+  const row = await insertRow(sql, 'scim_users', {
     id: scimUserId,
     organization_id: tenant.organizationId,
     provider: tenant.provider,
@@ -56,7 +64,15 @@ export async function createScimUser(
   context.changes += 3;
   record(context, 'user.created', { type: 'user', id: userId });
   record(context, 'membership.created', { type: 'membership', id: membershipId });
-  return { replayed: false, status: 201, resourceType: 'user', resourceId: scimUserId, version: 1 };
+  return {
+    replayed: false,
+    status: 201,
+    resourceType: 'user',
+    resourceId: scimUserId,
+    version: 1,
+    user: scimUserFromRow(row, attributes.emails),
+    groups: [],
+  };
 }
 
 /**
@@ -70,31 +86,62 @@ export async function replaceScimUser(
   mutation: UserMutation<'replaceUser'>,
 ): Promise<ScimBatchResult> {
   const { sql, tenant, at } = context;
-  const current = await lockTenantRow(sql, 'scim_users', tenant, mutation.scimUserId, mutation.expectedVersion);
+  if (!isUuid(mutation.scimUserId)) abort('not_found');
   const columns = scimUserAttributeColumns(mutation.attributes);
   const names = Object.keys(columns);
+  // One statement: the SCIM user locked and compared with the expected version, updated, and its
+  // identity user's display name kept in step; the user's groups read for the answer.
   const [row] = await sql(
-    `update ${table('scim_users')} set ${names.map((name) => `"${name}" = ?`).join(', ')}, updated_at = ?,
-            version = version + 1
-      where id = ? returning version`,
-    [...names.map((name) => columns[name]), at, mutation.scimUserId],
+    `with cur as (
+       select id, user_id, active, version from ${table('scim_users')}
+        where id = ? and organization_id = ? and provider = ? and state = 'active'
+        for update),
+     upd as (
+       update ${table('scim_users')} s set ${names.map((name) => `"${name}" = ?`).join(', ')}, updated_at = ?,
+              version = s.version + 1
+         from cur
+        where s.id = cur.id and (?::int is null or cur.version = ?::int)
+       returning ${allColumns('scim_users', 's')}, cur.active as was_active),
+     renamed as (
+       update ${table('users')} set display_name = ?, updated_at = ?, version = version + 1
+        where id = (select user_id from upd) and display_name <> ? returning id)
+     select (select version from cur) as current_version, ${allColumns('scim_users', 'upd')}, upd.was_active, (select count(*)::int from renamed) as renamed,
+            ${userGroupsJson('?')} as groups_json
+       from (select 1) as one left join upd on true`,
+    [
+      mutation.scimUserId,
+      tenant.organizationId,
+      tenant.provider,
+      ...names.map((name) => columns[name]),
+      at,
+      mutation.expectedVersion,
+      mutation.expectedVersion,
+      mutation.userDisplayName,
+      at,
+      mutation.userDisplayName,
+      mutation.scimUserId,
+      tenant.organizationId,
+      tenant.provider,
+    ],
   );
-  await sql(`delete from ${table('scim_user_emails')} where scim_user_id = ?`, [mutation.scimUserId]);
-  await writeEmails(context, mutation.scimUserId, mutation.attributes.emails);
-  const renamed = await sql(
-    `update ${table('users')} set display_name = ?, updated_at = ?, version = version + 1
-      where id = ? and display_name <> ? returning id`,
-    [mutation.userDisplayName, at, text(current, 'user_id'), mutation.userDisplayName],
-  );
-  context.changes += 1 + renamed.length;
-  const reactivated = current['active'] === false && mutation.attributes.active;
+  if (row === undefined || row['current_version'] === null) abort('not_found');
+  if (row['id'] === null) abort('version_conflict');
+  const keepEmails = mutation.emailsUnchanged === true && mutation.expectedVersion !== null;
+  if (!keepEmails) {
+    await sql(`delete from ${table('scim_user_emails')} where scim_user_id = ?`, [mutation.scimUserId]);
+    await writeEmails(context, mutation.scimUserId, mutation.attributes.emails);
+  }
+  context.changes += 1 + integer(row, 'renamed');
+  const reactivated = row['was_active'] === false && mutation.attributes.active;
   await reconcileMemberships(context, [mutation.scimUserId], new Set(reactivated ? [mutation.scimUserId] : []));
   return {
     replayed: false,
     status: 200,
     resourceType: 'user',
     resourceId: mutation.scimUserId,
-    version: integer(row ?? abort('internal'), 'version'),
+    version: integer(row, 'version'),
+    user: scimUserFromRow(row, mutation.attributes.emails),
+    groups: userGroupsFromJson(mutation.scimUserId, row['groups_json']),
   };
 }
 

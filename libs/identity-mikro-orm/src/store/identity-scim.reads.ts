@@ -9,7 +9,11 @@ import {
   scimConnectionFromRow,
   scimConnectionTokenFromRow,
   scimGroupFromRow,
-  scimUsersWithEmails,
+  emailsFromJson,
+  emailsJson,
+  groupRolesFromJson,
+  groupRolesJson,
+  scimUserFromRow,
 } from './identity-scim.rows.js';
 import {
   scimGroupFilterSql,
@@ -29,7 +33,12 @@ function tenantScope(tenant: ScimTenant, alias: string): { sql: string; params: 
   };
 }
 
-/** One page (`count` rows from one-based `startIndex`) and the total over the same WHERE. */
+/**
+ * One page (`count` rows from one-based `startIndex`) and the total over the same WHERE, in one
+ * statement (the total as a window count; a separate count only for an empty page past the
+ * start). `extra`: select-list expressions over the page's rows (same `alias`), evaluated for the
+ * page's rows only; the page is ordered again outside, as a subquery's order is not kept.
+ */
 async function page(
   sql: Sql,
   tableName: 'scim_users' | 'scim_groups',
@@ -37,19 +46,27 @@ async function page(
   where: { sql: string; params: unknown[]; filtered: boolean },
   orderBy: string,
   window: { startIndex: number; count: number },
+  extra = '',
 ): Promise<{ totalResults: number; rows: Row[] }> {
   const from = `from ${table(tableName)} ${alias} where ${where.sql}`;
   // A client's filter makes the statement text: unnamed, so filters never pile up as prepared statements.
   const mode = where.filtered ? 'unnamed' : 'named';
-  const [total] = await sql(`select count(*)::int as total ${from}`, where.params, mode);
-  const totalResults = Number(total?.['total'] ?? 0);
-  if (window.count <= 0 || totalResults === 0) return { totalResults, rows: [] };
+  const count = async () => {
+    const [total] = await sql(`select count(*)::int as total ${from}`, where.params, mode);
+    return Number(total?.['total'] ?? 0);
+  };
+  if (window.count <= 0) return { totalResults: await count(), rows: [] };
+  const offset = Math.max(0, window.startIndex - 1);
   const rows = await sql(
-    `select ${allColumns(tableName, alias)} ${from} order by ${orderBy} limit ? offset ?`,
-    [...where.params, window.count, Math.max(0, window.startIndex - 1)],
+    `select ${allColumns(tableName, alias)}, ${alias}.scim_total${extra} from (
+       select ${allColumns(tableName, alias)}, count(*) over () as scim_total ${from}
+        order by ${orderBy} limit ? offset ?) ${alias}
+      order by ${orderBy}`,
+    [...where.params, window.count, offset],
     mode,
   );
-  return { totalResults, rows };
+  if (rows.length > 0) return { totalResults: Number(rows[0]!['scim_total']), rows };
+  return { totalResults: offset === 0 ? 0 : await count(), rows: [] };
 }
 
 /** `tenant scope and (filter)`. */
@@ -75,7 +92,7 @@ export class IdentityScimReadQueries implements Reads {
     return this.gateway.read(async (sql) => {
       const [row] = await sql(
         `select ${prefixedFields('t', SCIM_CONNECTION_TOKEN_FIELDS, 't_')}, ${prefixedFields('c', SCIM_CONNECTION_FIELDS, 'c_')},
-                ${prefixedFields('o', ORGANIZATION_FIELDS, 'o_')}
+                ${prefixedFields('o', ORGANIZATION_FIELDS, 'o_')}, ${groupRolesJson('c')} as rules_json
            from ${table('scim_connection_tokens')} t
            join ${table('scim_connections')} c on c.id = t.connection_id
            join ${table('organizations')} o on o.id = c.organization_id
@@ -83,11 +100,10 @@ export class IdentityScimReadQueries implements Reads {
         [tokenId],
       );
       if (row === undefined) return null;
-      const connectionId = text(row, 'c_id');
-      const rules = await readGroupRoles(sql, [connectionId]);
+      // The token, its connection with the rules and the organization in one statement.
       return {
         token: scimConnectionTokenFromRow(unprefix(row, 't_')),
-        connection: scimConnectionFromRow(unprefix(row, 'c_'), rules.get(connectionId) ?? []),
+        connection: scimConnectionFromRow(unprefix(row, 'c_'), groupRolesFromJson(row['rules_json'])),
         organization: organizationFromRow(unprefix(row, 'o_')),
       };
     });
@@ -118,12 +134,13 @@ export class IdentityScimReadQueries implements Reads {
     if (!isUuid(id) || !isUuid(tenant.organizationId)) return Promise.resolve(null);
     return this.gateway.read(async (sql) => {
       const scope = tenantScope(tenant, 'u');
-      const rows = await sql(
-        `select ${allColumns('scim_users', 'u')} from ${table('scim_users')} u where u.id = ? and ${scope.sql}`,
+      // The user and its emails in one statement.
+      const [row] = await sql(
+        `select ${allColumns('scim_users', 'u')}, ${emailsJson('u')} as emails_json
+           from ${table('scim_users')} u where u.id = ? and ${scope.sql}`,
         [id, ...scope.params],
       );
-      const [user] = await scimUsersWithEmails(sql, rows);
-      return user ?? null;
+      return row === undefined ? null : scimUserFromRow(row, emailsFromJson(row['emails_json']));
     });
   }
 
@@ -136,8 +153,16 @@ export class IdentityScimReadQueries implements Reads {
       const where = scoped(tenant, 'u', query.filter === null ? null : scimUserFilterSql(query.filter, 'u'));
       const orderBy =
         query.sortBy === null ? 'u.created_at, u.id' : scimUserOrderSql(query.sortBy, query.sortOrder, 'u');
-      const { totalResults, rows } = await page(sql, 'scim_users', 'u', where, orderBy, query);
-      return { totalResults, resources: await scimUsersWithEmails(sql, rows) };
+      const { totalResults, rows } = await page(
+        sql,
+        'scim_users',
+        'u',
+        where,
+        orderBy,
+        query,
+        `, ${emailsJson('u')} as emails_json`,
+      );
+      return { totalResults, resources: rows.map((row) => scimUserFromRow(row, emailsFromJson(row['emails_json']))) };
     });
   }
 

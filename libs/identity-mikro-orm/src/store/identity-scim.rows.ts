@@ -6,6 +6,7 @@ import type {
   ScimGroupRoleRule,
   ScimTenant,
   ScimUserAttributes,
+  ScimUserGroup,
   ScimUserRecord,
 } from '@tessera/identity';
 import { abort, isUuid, table, type Row, type Sql } from './identity-store.gateway.js';
@@ -187,14 +188,70 @@ export async function readGroupRoles(
       where connection_id = any(?::uuid[]) order by connection_id, position`,
     [connectionIds],
   );
-  for (const row of rows) {
-    const value = text(row, 'match_value');
-    rules.get(text(row, 'connection_id'))?.push({
-      match: text(row, 'match_kind') === 'display_name' ? { displayName: value } : { externalId: value },
-      role: text(row, 'role') as ScimGroupRoleRule['role'],
-    });
-  }
+  for (const row of rows)
+    rules
+      .get(text(row, 'connection_id'))
+      ?.push(groupRoleRule(text(row, 'match_kind'), text(row, 'match_value'), text(row, 'role')));
   return rules;
+}
+
+function groupRoleRule(kind: string, value: string, role: string): ScimGroupRoleRule {
+  return {
+    match: kind === 'display_name' ? { displayName: value } : { externalId: value },
+    role: role as ScimGroupRoleRule['role'],
+  };
+}
+
+/**
+ * A select-list expression: the active groups of the tenant that the SCIM user `userId` (an SQL
+ * expression, `?` for a parameter followed by the organization id and the provider) belongs to, as
+ * a JSON array ordered as `listScimUserGroups` orders them (read back with {@link userGroupsFromJson}).
+ *
+ * @example
+ * sql(`select ${userGroupsJson('?')} as groups_json`, [scimUserId, organizationId, provider]);
+ */
+export function userGroupsJson(userId: string): string {
+  return `coalesce((select json_agg(json_build_array(g.id, g.display_name) order by g.display_name, g.id)
+    from ${table('scim_group_members')} m join ${table('scim_groups')} g on g.id = m.group_id
+   where m.scim_user_id = ${userId} and g.organization_id = ? and g.provider = ? and g.state = 'active'), '[]'::json)`;
+}
+
+/**
+ * The groups of `userId` from a {@link userGroupsJson} column.
+ *
+ * @example
+ * const groups = userGroupsFromJson(scimUserId, row['groups_json']);
+ */
+export function userGroupsFromJson(userId: string, value: unknown): ScimUserGroup[] {
+  return jsonArray(value).map((item: unknown) => {
+    if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'string') abort('internal');
+    return { userId, groupId: item[0], display: item[1] };
+  });
+}
+
+/**
+ * A select-list expression: the rules of the `scim_connections` row aliased `alias`, as a JSON
+ * array in position order (read back with {@link groupRolesFromJson}).
+ *
+ * @example
+ * sql(`select c.*, ${groupRolesJson('c')} as rules_json from ...`);
+ */
+export function groupRolesJson(alias: string): string {
+  return `coalesce((select json_agg(json_build_array(r.match_kind, r.match_value, r.role) order by r.position)
+    from ${table('scim_connection_group_roles')} r where r.connection_id = ${alias}.id), '[]'::json)`;
+}
+
+/**
+ * The rules of a {@link groupRolesJson} column (the driver hands JSON back parsed or as text).
+ *
+ * @example
+ * const rules = groupRolesFromJson(row['rules_json']);
+ */
+export function groupRolesFromJson(value: unknown): ScimGroupRoleRule[] {
+  return jsonArray(value).map((item: unknown) => {
+    if (!Array.isArray(item) || !item.every((part) => typeof part === 'string') || item.length !== 3) abort('internal');
+    return groupRoleRule(item[0] as string, item[1] as string, item[2] as string);
+  });
 }
 
 /**
@@ -237,26 +294,50 @@ export function emailColumns(scimUserId: string, tenant: ScimTenant, emails: rea
 }
 
 /**
- * The given `scim_users` rows as records, with their emails read in one statement.
+ * A JSON array column (`json_agg`, `json_build_array`) as the driver hands it back: parsed, or as
+ * text. Anything else is `internal`.
  *
  * @example
- * const users = await scimUsersWithEmails(sql, rows);
+ * const [size, members] = jsonArray(row['info']);
  */
-export async function scimUsersWithEmails(sql: Sql, rows: readonly Row[]): Promise<ScimUserRecord[]> {
-  if (rows.length === 0) return [];
-  const emails = new Map<string, ScimEmail[]>(rows.map((row) => [text(row, 'id'), []]));
-  const emailRows = await sql(
-    `select scim_user_id, value, type, is_primary from ${table('scim_user_emails')}
-      where scim_user_id = any(?::uuid[]) order by scim_user_id, position`,
-    [[...emails.keys()]],
-  );
-  for (const row of emailRows)
-    emails.get(text(row, 'scim_user_id'))?.push({
-      value: text(row, 'value'),
-      type: optionalText(row, 'type'),
-      primary: flag(row, 'is_primary'),
-    });
-  return rows.map((row) => scimUserFromRow(row, emails.get(text(row, 'id')) ?? []));
+export function jsonArray(value: unknown): unknown[] {
+  const items: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(items) ? items : abort('internal');
+}
+
+/**
+ * A JSON array of ids (`json_agg(id)`) as strings.
+ *
+ * @example
+ * const removed = jsonIds(row['removed']);
+ */
+export function jsonIds(value: unknown): string[] {
+  return jsonArray(value).map(String);
+}
+
+/**
+ * A select-list expression: the emails of the `scim_users` row aliased `alias`, as a JSON array in
+ * position order (read back with {@link emailsFromJson}).
+ *
+ * @example
+ * sql(`select u.*, ${emailsJson('u')} as emails_json from ...`);
+ */
+export function emailsJson(alias: string): string {
+  return `coalesce((select json_agg(json_build_array(e.value, e.type, e.is_primary) order by e.position)
+    from ${table('scim_user_emails')} e where e.scim_user_id = ${alias}.id), '[]'::json)`;
+}
+
+/**
+ * The emails of an {@link emailsJson} column (the driver hands JSON back parsed or as text).
+ *
+ * @example
+ * const emails = emailsFromJson(row['emails_json']);
+ */
+export function emailsFromJson(value: unknown): ScimEmail[] {
+  return jsonArray(value).map((item: unknown) => {
+    if (!Array.isArray(item) || typeof item[0] !== 'string') abort('internal');
+    return { value: item[0], type: typeof item[1] === 'string' ? item[1] : null, primary: item[2] === true };
+  });
 }
 
 /**

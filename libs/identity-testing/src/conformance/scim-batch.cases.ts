@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { testUuidV7 } from '../identity-test.rows.js';
+import type { ScimMutation } from '@tessera/identity';
 import { partition, unwrap, type ConformanceWorld } from './conformance.world.js';
 import { scimAttributes, ScimFixture, scimReceipt } from './scim.fixtures.js';
 
@@ -20,14 +21,19 @@ export function scimBatchCases(world: ConformanceWorld): void {
         emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
         name: { ...scimAttributes('x').name, givenName: 'Ada' },
       });
-      expect(unwrap(await scim.apply(tenant, mutation))).toEqual({
+      const created = unwrap(await scim.apply(tenant, mutation));
+      expect(created).toEqual({
         replayed: false,
         status: 201,
         resourceType: 'user',
         resourceId: mutation.scimUserId,
         version: 1,
+        user: expect.anything(),
+        groups: [],
       });
       const user = await world.store.findScimUser(tenant, mutation.scimUserId);
+      // The batch hands back the user exactly as stored.
+      expect(created.user).toEqual(user);
       expect(user).toMatchObject({ userName: 'Ada@Example.com', userId: mutation.userId, version: 1, active: true });
       expect(user?.emails).toEqual([{ value: 'ada@example.com', type: 'work', primary: true }]);
       expect(user?.name.givenName).toBe('Ada');
@@ -73,11 +79,50 @@ export function scimBatchCases(world: ConformanceWorld): void {
       );
       expect(replaced).toMatchObject({ status: 200, version: 2 });
       const user = await world.store.findScimUser(tenant, scimUserId);
+      expect(replaced.user).toEqual(user);
+      expect(replaced.groups).toEqual(await world.store.listScimUserGroups(tenant, [scimUserId]));
       expect(user).toMatchObject({ displayName: 'Grace Hopper', version: 2 });
       expect(user?.emails).toEqual([{ value: 'new@example.com', type: 'work', primary: true }]);
       expect((await world.store.findUser(userId))?.displayName).toBe('Grace Hopper');
 
-      const deleted = unwrap(await scim.apply(tenant, { kind: 'deleteUser', scimUserId, expectedVersion: 2 }));
+      // `emailsUnchanged` keeps the email rows only under a version; without one it is ignored. The
+      // batch hands back the user's groups with it.
+      const groupId = await scim.createGroup(tenant, 'Pioneers', [scimUserId]);
+      const kept = scimAttributes('grace@example.com', {
+        displayName: 'Grace B. Hopper',
+        emails: [{ value: 'new@example.com', type: 'work', primary: true }],
+      });
+      const renamed = unwrap(
+        await scim.apply(tenant, {
+          kind: 'replaceUser',
+          scimUserId,
+          expectedVersion: 2,
+          userDisplayName: 'Grace B. Hopper',
+          attributes: kept,
+          emailsUnchanged: true,
+        }),
+      );
+      expect(renamed.user).toEqual(await world.store.findScimUser(tenant, scimUserId));
+      expect(renamed.user?.emails).toEqual(kept.emails);
+      expect(renamed.groups).toEqual([{ userId: scimUserId, groupId, display: 'Pioneers' }]);
+      unwrap(
+        await scim.apply(tenant, {
+          kind: 'replaceUser',
+          scimUserId,
+          expectedVersion: null,
+          userDisplayName: 'Grace Hopper',
+          attributes: scimAttributes('grace@example.com', {
+            displayName: 'Grace Hopper',
+            emails: [{ value: 'latest@example.com', type: null, primary: false }],
+          }),
+          emailsUnchanged: true,
+        }),
+      );
+      expect((await world.store.findScimUser(tenant, scimUserId))?.emails).toEqual([
+        { value: 'latest@example.com', type: null, primary: false },
+      ]);
+
+      const deleted = unwrap(await scim.apply(tenant, { kind: 'deleteUser', scimUserId, expectedVersion: 4 }));
       expect(deleted).toMatchObject({ status: 204, resourceId: scimUserId, version: null });
       expect(await world.store.findScimUser(tenant, scimUserId)).toBeNull();
       expect((await world.store.queryScimUsers(tenant, PAGE)).totalResults).toBe(0);
@@ -132,6 +177,116 @@ export function scimBatchCases(world: ConformanceWorld): void {
       expect(await world.store.listScimUserGroups(tenant, [b.scimUserId])).toEqual([]);
     });
 
+    it('applies member deltas without a version side by side: the last step naming a member decides, no-ops keep the version', async () => {
+      const tenant = await scim.tenant();
+      const users = await Promise.all(
+        Array.from({ length: world.concurrency }, (_, i) => scim.createUser(tenant, `delta${i}@example.com`)),
+      );
+      const groupId = await scim.createGroup(tenant, 'Deltas', []);
+      const results = await Promise.all(
+        users.map((user) =>
+          scim.apply(tenant, {
+            kind: 'changeGroup',
+            groupId,
+            expectedVersion: null,
+            steps: [{ kind: 'add', memberIds: [user.scimUserId] }],
+          }),
+        ),
+      );
+      expect(results.every((result) => result.ok)).toBe(true);
+      expect(await world.store.findScimGroup(tenant, groupId)).toMatchObject({ version: 1 + users.length });
+      expect((await world.store.listScimGroupMembers(tenant, [groupId])).map((m) => m.userId).sort()).toEqual(
+        users.map((user) => user.scimUserId).sort(),
+      );
+
+      const [first, second] = users;
+      const delta = (steps: Extract<ScimMutation, { kind: 'changeGroup' }>['steps']) =>
+        scim.apply(tenant, { kind: 'changeGroup', groupId, expectedVersion: null, steps });
+      // Added then removed in one PATCH: absent; an add of a member and a removal of a stranger: no-op.
+      const version = 1 + users.length;
+      expect(
+        unwrap(
+          await delta([
+            { kind: 'remove', memberIds: [first!.scimUserId] },
+            { kind: 'add', memberIds: [first!.scimUserId] },
+            { kind: 'remove', memberIds: [first!.scimUserId] },
+          ]),
+        ),
+      ).toMatchObject({ status: 200, version: version + 1 });
+      expect(
+        unwrap(
+          await delta([
+            { kind: 'add', memberIds: [second!.scimUserId] },
+            { kind: 'remove', memberIds: [testUuidV7(), 'not-a-uuid'] },
+          ]),
+        ),
+      ).toMatchObject({ status: 200, version: version + 1 });
+      expect(await world.store.findScimGroup(tenant, groupId)).toMatchObject({ version: version + 1 });
+      expect((await world.store.listScimGroupMembers(tenant, [groupId])).map((m) => m.userId)).not.toContain(
+        first!.scimUserId,
+      );
+
+      // An unknown or foreign member, or a missing group: refused, nothing written.
+      const other = await scim.tenant();
+      const foreign = await scim.createUser(other, 'foreign-delta@example.com');
+      for (const memberIds of [[testUuidV7()], [foreign.scimUserId], ['not-a-uuid']])
+        expect(await delta([{ kind: 'add', memberIds: [first!.scimUserId, ...memberIds] }])).toEqual({
+          ok: false,
+          code: 'invalid_transition',
+        });
+      expect(
+        await scim.apply(tenant, {
+          kind: 'changeGroup',
+          groupId: testUuidV7(),
+          expectedVersion: null,
+          steps: [{ kind: 'add', memberIds: [first!.scimUserId] }],
+        }),
+      ).toEqual({ ok: false, code: 'not_found' });
+      expect(await world.store.findScimGroup(tenant, groupId)).toMatchObject({ version: version + 1 });
+      expect((await world.store.listScimGroupMembers(tenant, [groupId])).map((m) => m.userId)).not.toContain(
+        first!.scimUserId,
+      );
+    });
+
+    it('holds a group at 10,000 members under concurrent deltas (one of two last additions commits)', async () => {
+      const tenant = await scim.tenant();
+      const groupId = await scim.createGroup(tenant, 'Everyone', []);
+      const at = world.tick();
+      // 9,999 members seeded in SQL (users, SCIM users, member rows).
+      const seed = `from generate_series(1, 9999) as g(n)`;
+      const id = (kind: string) => `md5(? || '${kind}' || n)::uuid`;
+      await world.rows.sql(
+        `insert into tessera_identity.users (id, primary_email, display_name, state, created_at, updated_at)
+         select ${id('user')}, null, 'Seeded ' || n, 'active', ?, ? ${seed}`,
+        [groupId, at, at],
+      );
+      await world.rows.sql(
+        `insert into tessera_identity.scim_users (id, organization_id, provider, user_id, user_name, active, state, created_at, updated_at)
+         select ${id('scim')}, ?, ?, ${id('user')}, 'seeded' || n || '@example.com', true, 'active', ?, ? ${seed}`,
+        [groupId, tenant.organizationId, tenant.provider, groupId, at, at],
+      );
+      await world.rows.sql(
+        `insert into tessera_identity.scim_group_members (group_id, scim_user_id, organization_id, provider, added_at)
+         select ?, ${id('scim')}, ?, ?, ? ${seed}`,
+        [groupId, groupId, tenant.organizationId, tenant.provider, at],
+      );
+      const a = await scim.createUser(tenant, 'last-a@example.com');
+      const b = await scim.createUser(tenant, 'last-b@example.com');
+      const results = await Promise.all(
+        [a, b].map((user) =>
+          scim.apply(tenant, {
+            kind: 'changeGroup',
+            groupId,
+            expectedVersion: null,
+            steps: [{ kind: 'add', memberIds: [user.scimUserId] }],
+          }),
+        ),
+      );
+      expect(results.filter((result) => result.ok)).toHaveLength(1);
+      expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, code: 'invalid_transition' }]);
+      expect(await world.rows.count('scim_group_members', 'group_id = ?', [groupId])).toBe(10_000);
+    });
+
     it('refuses a group with a member that is no active user of the tenant, writing nothing (invalid_transition)', async () => {
       const tenant = await scim.tenant();
       const other = await scim.tenant();
@@ -152,7 +307,10 @@ export function scimBatchCases(world: ConformanceWorld): void {
       const receipt = scimReceipt();
       const first = unwrap(await scim.apply(tenant, scim.createMutation('once@example.com'), { receipt }));
       const again = unwrap(await scim.apply(tenant, scim.createMutation('once@example.com'), { receipt }));
-      expect(again).toEqual({ ...first, replayed: true });
+      // A replay answers the first commit's outcome (the written user is not kept with it).
+      const { user: written, groups: _groups, ...outcome } = first;
+      expect(written?.userName).toBe('once@example.com');
+      expect(again).toEqual({ ...outcome, replayed: true });
       expect((await world.store.queryScimUsers(tenant, PAGE)).totalResults).toBe(1);
       expect(
         await scim.apply(tenant, scim.createMutation('twice@example.com'), {

@@ -4,6 +4,7 @@ import type {
   ScimGroupRecord,
   ScimTenant,
   ScimUserAttributes,
+  ScimUserGroup,
   ScimUserRecord,
 } from '../store/identity-scim.records.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
@@ -97,7 +98,10 @@ export class IdentityScim {
   ): Promise<ScimAnswer> {
     const page = await read(() => this.kernel.store.queryScimUsers(tenant, query));
     const ids = page.resources.map((user) => user.id);
-    const groups = ids.length === 0 ? [] : await read(() => this.kernel.store.listScimUserGroups(tenant, ids));
+    const groups =
+      ids.length === 0 || !wants(projection, 'groups')
+        ? []
+        : await read(() => this.kernel.store.listScimUserGroups(tenant, ids));
     const resources = page.resources.map((user) =>
       projectScimResource(
         renderScimUser(
@@ -137,7 +141,9 @@ export class IdentityScim {
     // A replacement that leaves `active` out keeps the current state: only an explicit
     // `active: true` undoes a deprovisioning.
     const keepsActive = !Object.keys(body).some((key) => ACTIVE_KEYS.includes(key.toLowerCase()));
-    return this.rewriteUser(write, id, (current) => (keepsActive ? { ...attributes, active: current.active } : attributes));
+    return this.rewriteUser(write, id, (current) =>
+      keepsActive ? { ...attributes, active: current.active } : attributes,
+    );
   }
 
   /** PATCH /Users/{id}: read, patch, compare-and-set (retried without `If-Match`). */
@@ -150,14 +156,15 @@ export class IdentityScim {
   /** DELETE /Users/{id}: the SCIM user goes; the tenant membership → `removed` (204). */
   async deleteUser(write: ScimWrite, id: string): Promise<ScimAnswer> {
     if ((await this.replayed(write)) !== null) return { status: 204 };
-    const user = await read(() => this.kernel.store.findScimUser(write.tenant, id));
-    if (user === null) throw NOT_FOUND;
-    if (!admits(write.ifMatch, user.version)) throw PRECONDITION_FAILED;
-    await this.apply(write, {
-      kind: 'deleteUser',
-      scimUserId: id,
-      expectedVersion: write.ifMatch === null ? null : user.version,
-    });
+    // Without `If-Match` the store's locked read answers a missing user (404): no read before.
+    let expectedVersion: number | null = null;
+    if (write.ifMatch !== null) {
+      const user = await read(() => this.kernel.store.findScimUser(write.tenant, id));
+      if (user === null) throw NOT_FOUND;
+      if (!admits(write.ifMatch, user.version)) throw PRECONDITION_FAILED;
+      expectedVersion = user.version;
+    }
+    await this.apply(write, { kind: 'deleteUser', scimUserId: id, expectedVersion });
     return { status: 204 };
   }
 
@@ -181,14 +188,12 @@ export class IdentityScim {
     projection: ScimProjectionParams,
   ): Promise<ScimAnswer> {
     // With members, a page holds at most 20 groups (up to 10,000 members each): bounded answers.
-    const withMembers = wantsMembers(projection);
+    const withMembers = wants(projection, 'members');
     const bounded = withMembers ? { ...query, count: Math.min(query.count, LIST_PAGE_WITH_MEMBERS) } : query;
     const page = await read(() => this.kernel.store.queryScimGroups(tenant, bounded));
     const ids = page.resources.map((group) => group.id);
     const members =
-      ids.length === 0 || !withMembers
-        ? []
-        : await read(() => this.kernel.store.listScimGroupMembers(tenant, ids));
+      ids.length === 0 || !withMembers ? [] : await read(() => this.kernel.store.listScimGroupMembers(tenant, ids));
     const resources = page.resources.map((group) =>
       projectScimResource(
         renderScimGroup(
@@ -238,11 +243,10 @@ export class IdentityScim {
   /** DELETE /Groups/{id}: its members lose the roles it granted (204). */
   async deleteGroup(write: ScimWrite, id: string): Promise<ScimAnswer> {
     if ((await this.replayed(write)) !== null) return { status: 204 };
-    const group = await this.currentGroup(write, id);
     await this.apply(write, {
       kind: 'deleteGroup',
       groupId: id,
-      expectedVersion: write.ifMatch === null ? null : group.version,
+      expectedVersion: await this.expectedGroupVersion(write, id),
     });
     return { status: 204 };
   }
@@ -252,20 +256,24 @@ export class IdentityScim {
     id: string,
     steps: Extract<ScimMutation, { kind: 'changeGroup' }>['steps'],
   ) {
-    const group = await this.currentGroup(write, id);
     return this.apply(write, {
       kind: 'changeGroup',
       groupId: id,
-      expectedVersion: write.ifMatch === null ? null : group.version,
+      expectedVersion: await this.expectedGroupVersion(write, id),
       steps,
     });
   }
 
-  private async currentGroup(write: ScimWrite, id: string): Promise<ScimGroupRecord> {
+  /**
+   * The version `If-Match` admits (412 when it names another, 404 when the group is missing), or
+   * `null` without `If-Match`: then the store's locked read answers a missing group, no read before.
+   */
+  private async expectedGroupVersion(write: ScimWrite, id: string): Promise<number | null> {
+    if (write.ifMatch === null) return null;
     const group = await read(() => this.kernel.store.findScimGroup(write.tenant, id));
     if (group === null) throw NOT_FOUND;
     if (!admits(write.ifMatch, group.version)) throw PRECONDITION_FAILED;
-    return group;
+    return group.version;
   }
 
   private async rewriteUser(
@@ -288,6 +296,7 @@ export class IdentityScim {
           expectedVersion: user.version,
           userDisplayName: identityDisplayName(attributes),
           attributes,
+          emailsUnchanged: JSON.stringify(attributes.emails) === JSON.stringify(current.emails),
         };
         return await this.userResult(write, mutation, 200);
       } catch (error) {
@@ -327,9 +336,11 @@ export class IdentityScim {
 
   private async userResult(write: ScimWrite, mutation: ScimMutation, status: number): Promise<ScimAnswer> {
     const result = await this.apply(write, mutation);
-    const user = await read(() => this.kernel.store.findScimUser(write.tenant, result.resourceId));
+    // The store hands back the user it wrote; a replayed create is read again.
+    const user = result.user ?? (await read(() => this.kernel.store.findScimUser(write.tenant, result.resourceId)));
     if (user === null) throw NOT_FOUND;
-    return this.userAnswer(write.tenant, user, result.status === 201 ? 201 : status, write.projection);
+    // The batch hands back the user's groups with the user (none after a create).
+    return this.userAnswer(write.tenant, user, result.status === 201 ? 201 : status, write.projection, result.groups);
   }
 
   private async groupResult(write: ScimWrite, id: string, status: number): Promise<ScimAnswer> {
@@ -343,8 +354,11 @@ export class IdentityScim {
     user: ScimUserRecord,
     status: number,
     projection: ScimProjectionParams,
+    known?: readonly ScimUserGroup[],
   ): Promise<ScimAnswer> {
-    const groups = await read(() => this.kernel.store.listScimUserGroups(tenant, [user.id]));
+    const groups =
+      known ??
+      (wants(projection, 'groups') ? await read(() => this.kernel.store.listScimUserGroups(tenant, [user.id])) : []);
     const body = projectScimResource(renderScimUser(user, groups, this.base), projection, 'User');
     return {
       status,
@@ -360,7 +374,7 @@ export class IdentityScim {
     status: number,
     projection: ScimProjectionParams,
   ): Promise<ScimAnswer> {
-    const members = wantsMembers(projection)
+    const members = wants(projection, 'members')
       ? await read(() => this.kernel.store.listScimGroupMembers(tenant, [group.id]))
       : [];
     const body = projectScimResource(renderScimGroup(group, members, this.base), projection, 'Group');
@@ -373,18 +387,19 @@ export class IdentityScim {
   }
 }
 
-function wantsMembers(projection: ScimProjectionParams): boolean {
+/** Whether the projection keeps the multi-valued `attribute` (`members`, `groups`) in the answer. */
+function wants(projection: ScimProjectionParams, attribute: 'members' | 'groups'): boolean {
   const excluded =
     projection.excludedAttributes
       ?.toLowerCase()
       .split(',')
       .map((name) => name.trim()) ?? [];
-  if (excluded.includes('members')) return false;
+  if (excluded.includes(attribute)) return false;
   const wanted = projection.attributes
     ?.toLowerCase()
     .split(',')
     .map((name) => name.trim());
-  return wanted === undefined || wanted.some((name) => name === 'members' || name.startsWith('members.'));
+  return wanted === undefined || wanted.some((name) => name === attribute || name.startsWith(`${attribute}.`));
 }
 
 function listBody(totalResults: number, startIndex: number, resources: readonly Record<string, unknown>[]) {

@@ -93,6 +93,11 @@ export type ScimMutation =
       readonly expectedVersion: number | null;
       readonly userDisplayName: string;
       readonly attributes: ScimUserAttributes;
+      /**
+       * `true` when the caller read the user at `expectedVersion` (not `null`) and `attributes.emails`
+       * equals what it read: the store keeps the email rows as they are. Ignored without a version.
+       */
+      readonly emailsUnchanged?: boolean;
     }
   | { readonly kind: 'deleteUser'; readonly scimUserId: string; readonly expectedVersion: number | null }
   | {
@@ -136,6 +141,10 @@ export interface ScimBatchResult {
   readonly resourceId: string;
   /** The resource version after the mutation (`null` after a delete). */
   readonly version: number | null;
+  /** The SCIM user as this batch wrote it (`createUser`, `replaceUser`; absent on a replay). */
+  readonly user?: ScimUserRecord;
+  /** The groups of {@link user} as this batch saw them (with `user`; none after a create). */
+  readonly groups?: readonly ScimUserGroup[];
 }
 
 /**
