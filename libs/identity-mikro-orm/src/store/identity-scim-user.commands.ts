@@ -106,7 +106,7 @@ export async function replaceScimUser(
        update ${table('users')} set display_name = ?, updated_at = ?, version = version + 1
         where id = (select user_id from upd) and display_name <> ? returning id)
      select (select version from cur) as current_version, ${allColumns('scim_users', 'upd')}, upd.was_active, (select count(*)::int from renamed) as renamed,
-            ${userGroupsJson('?')} as groups_json
+            ${userGroupsJson('upd')} as groups_json
        from (select 1) as one left join upd on true`,
     [
       mutation.scimUserId,
@@ -119,9 +119,6 @@ export async function replaceScimUser(
       mutation.userDisplayName,
       at,
       mutation.userDisplayName,
-      mutation.scimUserId,
-      tenant.organizationId,
-      tenant.provider,
     ],
   );
   if (row === undefined || row['current_version'] === null) abort('not_found');

@@ -13,6 +13,8 @@ import {
   emailsJson,
   groupRolesFromJson,
   groupRolesJson,
+  userGroupsFromJson,
+  userGroupsJson,
   scimUserFromRow,
 } from './identity-scim.rows.js';
 import {
@@ -147,8 +149,9 @@ export class IdentityScimReadQueries implements Reads {
   queryScimUsers(
     tenant: ScimTenant,
     query: Parameters<Reads['queryScimUsers']>[1],
+    withGroups = false,
   ): ReturnType<Reads['queryScimUsers']> {
-    if (!isUuid(tenant.organizationId)) return Promise.resolve({ totalResults: 0, resources: [] });
+    if (!isUuid(tenant.organizationId)) return Promise.resolve({ totalResults: 0, resources: [], groups: [] });
     return this.gateway.read(async (sql) => {
       const where = scoped(tenant, 'u', query.filter === null ? null : scimUserFilterSql(query.filter, 'u'));
       const orderBy =
@@ -160,9 +163,13 @@ export class IdentityScimReadQueries implements Reads {
         where,
         orderBy,
         query,
-        `, ${emailsJson('u')} as emails_json`,
+        `, ${emailsJson('u')} as emails_json${withGroups ? `, ${userGroupsJson('u')} as groups_json` : ''}`,
       );
-      return { totalResults, resources: rows.map((row) => scimUserFromRow(row, emailsFromJson(row['emails_json']))) };
+      return {
+        totalResults,
+        resources: rows.map((row) => scimUserFromRow(row, emailsFromJson(row['emails_json']))),
+        groups: withGroups ? rows.flatMap((row) => userGroupsFromJson(text(row, 'id'), row['groups_json'])) : [],
+      };
     });
   }
 

@@ -203,17 +203,18 @@ function groupRoleRule(kind: string, value: string, role: string): ScimGroupRole
 }
 
 /**
- * A select-list expression: the active groups of the tenant that the SCIM user `userId` (an SQL
- * expression, `?` for a parameter followed by the organization id and the provider) belongs to, as
- * a JSON array ordered as `listScimUserGroups` orders them (read back with {@link userGroupsFromJson}).
+ * A select-list expression: the active groups of its tenant that the `scim_users` row aliased
+ * `alias` belongs to, as a JSON array ordered as `listScimUserGroups` orders them (read back with
+ * {@link userGroupsFromJson}).
  *
  * @example
- * sql(`select ${userGroupsJson('?')} as groups_json`, [scimUserId, organizationId, provider]);
+ * sql(`select u.id, ${userGroupsJson('u')} as groups_json from ...`);
  */
-export function userGroupsJson(userId: string): string {
+export function userGroupsJson(alias: string): string {
   return `coalesce((select json_agg(json_build_array(g.id, g.display_name) order by g.display_name, g.id)
     from ${table('scim_group_members')} m join ${table('scim_groups')} g on g.id = m.group_id
-   where m.scim_user_id = ${userId} and g.organization_id = ? and g.provider = ? and g.state = 'active'), '[]'::json)`;
+   where m.scim_user_id = ${alias}.id and g.organization_id = ${alias}.organization_id
+     and g.provider = ${alias}.provider and g.state = 'active'), '[]'::json)`;
 }
 
 /**

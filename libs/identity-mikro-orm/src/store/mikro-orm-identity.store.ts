@@ -267,7 +267,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
   findScimConnection: IdentityStore['findScimConnection'] = (organizationId, connectionId) =>
     this.scimReads.findScimConnection(organizationId, connectionId);
   findScimUser: IdentityStore['findScimUser'] = (tenant, id) => this.scimReads.findScimUser(tenant, id);
-  queryScimUsers: IdentityStore['queryScimUsers'] = (tenant, query) => this.scimReads.queryScimUsers(tenant, query);
+  queryScimUsers: IdentityStore['queryScimUsers'] = (tenant, query, withGroups) =>
+    this.scimReads.queryScimUsers(tenant, query, withGroups);
   findScimGroup: IdentityStore['findScimGroup'] = (tenant, id) => this.scimReads.findScimGroup(tenant, id);
   queryScimGroups: IdentityStore['queryScimGroups'] = (tenant, query) => this.scimReads.queryScimGroups(tenant, query);
   listScimGroupMembers: IdentityStore['listScimGroupMembers'] = (tenant, groupIds) =>

@@ -393,10 +393,11 @@ export function scimBatchCases(world: ConformanceWorld): void {
       expect(await world.store.listScimGroupMembers(tenant, [groupId])).toHaveLength(1);
     });
 
-    it('filters and pages the tenant users, counting over the same filter', async () => {
+    it('filters and pages the tenant users, counting over the same filter, with their groups when asked', async () => {
       const tenant = await scim.tenant();
+      const users = [];
       for (const name of ['p1@example.com', 'p2@example.com', 'p3@example.com'])
-        await scim.createUser(tenant, name, { externalId: `ext-${name}` });
+        users.push(await scim.createUser(tenant, name, { externalId: `ext-${name}` }));
       const byName = await world.store.queryScimUsers(tenant, {
         ...PAGE,
         filter: { kind: 'compare', attribute: 'userName', op: 'eq', value: 'P2@EXAMPLE.COM' },
@@ -406,8 +407,23 @@ export function scimBatchCases(world: ConformanceWorld): void {
       const second = await world.store.queryScimUsers(tenant, { ...PAGE, startIndex: 2, count: 1 });
       expect(second.totalResults).toBe(3);
       expect(second.resources.map((user) => user.userName)).toEqual(['p2@example.com']);
+      expect(second.groups).toEqual([]);
       const onlyTotal = await world.store.queryScimUsers(tenant, { ...PAGE, count: 0 });
-      expect(onlyTotal).toEqual({ totalResults: 3, resources: [] });
+      expect(onlyTotal).toEqual({ totalResults: 3, resources: [], groups: [] });
+      const past = await world.store.queryScimUsers(tenant, { ...PAGE, startIndex: 4, count: 2 });
+      expect(past).toEqual({ totalResults: 3, resources: [], groups: [] });
+
+      const ids = users.map((user) => user.scimUserId);
+      await scim.createGroup(tenant, 'Zeta', [ids[0]!, ids[1]!]);
+      await scim.createGroup(tenant, 'Alpha', [ids[1]!]);
+      const withGroups = await world.store.queryScimUsers(tenant, PAGE, true);
+      expect(withGroups.resources.map((user) => user.id)).toEqual(ids);
+      expect(withGroups.groups).toEqual(await world.store.listScimUserGroups(tenant, ids));
+      expect(withGroups.groups.map((group) => `${group.userId === ids[1] ? 'p2' : 'p1'}:${group.display}`)).toEqual([
+        'p1:Zeta',
+        'p2:Alpha',
+        'p2:Zeta',
+      ]);
     });
   });
 }

@@ -96,12 +96,9 @@ export class IdentityScim {
     query: ScimListQuery<ScimUserFilter, ScimUserSortKey>,
     projection: ScimProjectionParams,
   ): Promise<ScimAnswer> {
-    const page = await read(() => this.kernel.store.queryScimUsers(tenant, query));
-    const ids = page.resources.map((user) => user.id);
-    const groups =
-      ids.length === 0 || !wants(projection, 'groups')
-        ? []
-        : await read(() => this.kernel.store.listScimUserGroups(tenant, ids));
+    // The page, its total and (when answered) the users' groups in one read.
+    const page = await read(() => this.kernel.store.queryScimUsers(tenant, query, wants(projection, 'groups')));
+    const groups = page.groups;
     const resources = page.resources.map((user) =>
       projectScimResource(
         renderScimUser(

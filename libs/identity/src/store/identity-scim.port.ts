@@ -38,11 +38,16 @@ export interface IdentityScimReads {
   findScimConnection(organizationId: string, connectionId: string): Promise<ScimConnectionRecord | null>;
   /** An active (not deleted) SCIM user of the tenant. */
   findScimUser(tenant: ScimTenant, id: string): Promise<ScimUserRecord | null>;
-  /** One page of the tenant's active users; default order `createdAt`, then `id`. */
+  /**
+   * One page of the tenant's active users; default order `createdAt`, then `id`. With
+   * `withGroups`, the groups of the page's users too (the read-only `groups` attribute, as
+   * `listScimUserGroups` answers it), read by the same statement; else `groups` is empty.
+   */
   queryScimUsers(
     tenant: ScimTenant,
     query: ScimListQuery<ScimUserFilter, ScimUserSortKey>,
-  ): Promise<ScimListPage<ScimUserRecord>>;
+    withGroups?: boolean,
+  ): Promise<ScimListPage<ScimUserRecord> & { readonly groups: readonly ScimUserGroup[] }>;
   /** An active group of the tenant. */
   findScimGroup(tenant: ScimTenant, id: string): Promise<ScimGroupRecord | null>;
   queryScimGroups(
