@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AuditEventInput } from '@tessera/identity';
 import type { Row, Sql } from './identity-store.gateway.js';
-import { flushAudits, reconcileMemberships, type ScimBatchContext } from './identity-scim-membership.effects.js';
+import {
+  flushAudits,
+  reconcileMemberships,
+  record,
+  type ScimBatchContext,
+} from './identity-scim-membership.effects.js';
 
 const AT = new Date('2031-05-01T10:00:00.000Z');
 const ORGANIZATION = '01900000-0000-7000-8000-000000000000';
@@ -12,10 +17,12 @@ function recordingSql(
   members: number,
   federatedSessions: number,
   standing: { wanted: boolean; rank: number; role: string } = { wanted: true, rank: 2, role: 'viewer' },
+  organizationState = 'active',
 ) {
   const statements: string[] = [];
   const sql: Sql = async (query) => {
     statements.push(query);
+    if (query.startsWith('with pinned as')) return [{ organization_state: organizationState }];
     const range = (n: number) => Array.from({ length: n }, (_, i) => i);
     if (query.includes('with rules'))
       return range(members).map((i) => ({
@@ -50,6 +57,20 @@ function recordingSql(
     return [];
   };
   return { sql, statements };
+}
+
+function auditOf(i: number): AuditEventInput {
+  return {
+    id: uuid(5, i),
+    actor: { type: 'system' },
+    organizationId: ORGANIZATION,
+    action: 'membership.changed',
+    target: { type: 'membership', id: uuid(3, i) },
+    outcome: 'succeeded',
+    reasonCode: null,
+    request: null,
+    occurredAt: AT,
+  } as unknown as AuditEventInput;
 }
 
 function context(sql: Sql): ScimBatchContext {
@@ -103,27 +124,20 @@ describe('reconcileMemberships', () => {
     expect(ownerLock).toContain("role = 'owner'");
   });
 
-  it('writes the queued audits a thousand rows per statement', async () => {
+  it('writes the queued audits a thousand rows per statement, the first one pinning the organization', async () => {
     const { sql, statements } = recordingSql(0, 0);
     const batch = context(sql);
-    batch.audits.push(
-      ...Array.from(
-        { length: 2500 },
-        (_, i) =>
-          ({
-            id: uuid(5, i),
-            actor: { type: 'system' },
-            organizationId: ORGANIZATION,
-            action: 'membership.changed',
-            target: { type: 'membership', id: uuid(3, i) },
-            outcome: 'succeeded',
-            reasonCode: null,
-            request: null,
-            occurredAt: AT,
-          }) as unknown as AuditEventInput,
-      ),
-    );
+    batch.audits.push(...Array.from({ length: 2500 }, (_, i) => auditOf(i)));
     await flushAudits(batch);
     expect(statements).toHaveLength(3);
+    expect(statements[0]).toContain('for share');
+    expect(statements.slice(1).every((q) => !q.includes('for share'))).toBe(true);
+  });
+
+  it('rolls the batch back (not_found) when the organization is no longer active at the end', async () => {
+    const { sql } = recordingSql(0, 0, undefined, 'deleted');
+    const batch = context(sql);
+    batch.audits.push(auditOf(0));
+    await expect(flushAudits(batch)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

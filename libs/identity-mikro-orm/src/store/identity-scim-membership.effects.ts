@@ -44,14 +44,29 @@ export function record(context: ScimBatchContext, action: string, target: { type
 const AUDIT_CHUNK = 1000;
 
 /**
- * Inserts every queued audit event, a thousand rows per statement.
+ * Inserts every queued audit event, a thousand rows per statement. The first statement also pins
+ * the organization `for share` and aborts `not_found` (rolling the batch back) unless it is still
+ * active: a concurrent soft delete either committed before (seen here) or waits for this batch. An
+ * organization change locks only its own row, so taking this lock last never closes a cycle.
  *
  * @example
  * await flushAudits(context);
  */
 export async function flushAudits(context: ScimBatchContext): Promise<void> {
-  for (let start = 0; start < context.audits.length; start += AUDIT_CHUNK)
-    await insertRows(context.sql, 'audit_events', context.audits.slice(start, start + AUDIT_CHUNK).map(auditColumns));
+  if (context.audits.length === 0) abort('internal');
+  for (let start = 0; start < context.audits.length; start += AUDIT_CHUNK) {
+    const rows = context.audits.slice(start, start + AUDIT_CHUNK).map(auditColumns);
+    if (start > 0) {
+      await insertRows(context.sql, 'audit_events', rows);
+      continue;
+    }
+    const [first] = await insertRows(context.sql, 'audit_events', rows, {
+      with: `with pinned as (select state from ${table('organizations')} where id = ? for share)`,
+      params: [context.tenant.organizationId],
+      returning: `(select state from pinned) as organization_state`,
+    });
+    if (first?.['organization_state'] !== 'active') abort('not_found');
+  }
 }
 
 interface Standing {

@@ -86,11 +86,7 @@ export class IdentityScimCommandHandlers implements Pick<IdentityScimCommands, '
         if (replayed !== null) return replayed;
       }
       if (!isUuid(tenant.organizationId)) abort('not_found');
-      // Pins the organization as active for the batch (a concurrent soft delete waits or is seen).
-      const [organization] = await sql(`select state from ${table('organizations')} where id = ? for share`, [
-        tenant.organizationId,
-      ]);
-      if (organization === undefined || organization['state'] !== 'active') abort('not_found');
+      // The organization is pinned as active by the audit insert at the end (flushAudits).
       const context: ScimBatchContext = { sql, tenant, at, groupRoles, audit, audits: [], changes: 0 };
       const result = await apply(context, mutation);
       record(context, result.resourceType === 'user' ? 'scim.mutation_applied' : 'scim.group_changed', {

@@ -48,15 +48,27 @@ export async function insertRow(sql: Sql, name: string, row: Row): Promise<Row> 
  * Inserts `rows` (all with the columns of the first) into `name` in one statement, returning nothing:
  * one round trip however many rows.
  */
-export async function insertRows(sql: Sql, name: string, rows: readonly Row[]): Promise<void> {
+export async function insertRows(sql: Sql, name: string, rows: readonly Row[], guard?: InsertGuard): Promise<Row[]> {
   const names = Object.keys(rows[0] ?? abort('internal'));
   const tuple = `(${names.map(() => '?').join(', ')})`;
   // The row count shapes the text: unnamed, so batches of every size never pile up as prepared statements.
-  await sql(
-    `insert into ${table(name)} (${names.map((c) => `"${c}"`).join(', ')}) values ${rows.map(() => tuple).join(', ')}`,
-    rows.flatMap((row) => names.map((c) => row[c])),
+  return sql(
+    `${guard === undefined ? '' : `${guard.with} `}insert into ${table(name)} (${names.map((c) => `"${c}"`).join(', ')}) values ${rows.map(() => tuple).join(', ')}${guard === undefined ? '' : ` returning ${guard.returning}`}`,
+    [...(guard?.params ?? []), ...rows.flatMap((row) => names.map((c) => row[c]))],
     rows.length === 1 ? 'named' : 'unnamed',
   );
+}
+
+/**
+ * A `with` clause run by the same insert statement, and what the insert returns from it (one row
+ * per inserted row): lets the last write of a command also check or lock something.
+ */
+export interface InsertGuard {
+  /** `with name as (…)`, its `?` parameters in {@link params}. */
+  readonly with: string;
+  readonly params: readonly unknown[];
+  /** The `returning` list (may read the `with` query). */
+  readonly returning: string;
 }
 
 /**

@@ -287,6 +287,34 @@ export function scimBatchCases(world: ConformanceWorld): void {
       expect(await world.rows.count('scim_group_members', 'group_id = ?', [groupId])).toBe(10_000);
     });
 
+    it('refuses every batch of an organization that is no longer active, writing nothing (not_found)', async () => {
+      const tenant = await scim.tenant();
+      const { scimUserId } = await scim.createUser(tenant, 'before@example.com');
+      const groupId = await scim.createGroup(tenant, 'Before', [scimUserId]);
+      await world.rows.sql(
+        `update tessera_identity.organizations set state = 'deleted', deleted_at = now() where id = ?`,
+        [tenant.organizationId],
+      );
+      const audits = await world.rows.count('audit_events', 'organization_id = ?', [tenant.organizationId]);
+      const mutations: ScimMutation[] = [
+        scim.createMutation('after@example.com'),
+        {
+          kind: 'replaceUser',
+          scimUserId,
+          expectedVersion: null,
+          userDisplayName: 'Renamed',
+          attributes: scimAttributes('before@example.com', { displayName: 'Renamed' }),
+        },
+        { kind: 'changeGroup', groupId, expectedVersion: null, steps: [{ kind: 'remove', memberIds: [scimUserId] }] },
+        { kind: 'deleteUser', scimUserId, expectedVersion: null },
+      ];
+      for (const mutation of mutations)
+        expect(await scim.apply(tenant, mutation)).toEqual({ ok: false, code: 'not_found' });
+      expect(await world.rows.count('audit_events', 'organization_id = ?', [tenant.organizationId])).toBe(audits);
+      expect(await world.rows.count('scim_users', 'organization_id = ?', [tenant.organizationId])).toBe(1);
+      expect(await world.rows.count('scim_group_members', 'group_id = ?', [groupId])).toBe(1);
+    });
+
     it('refuses a group with a member that is no active user of the tenant, writing nothing (invalid_transition)', async () => {
       const tenant = await scim.tenant();
       const other = await scim.tenant();
