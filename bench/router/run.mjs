@@ -545,19 +545,50 @@ function renderMarkdown(report, workloads) {
   const header = ['router', ...workloads.map((w) => w.title), 'geomean', `register ${report.routeTable.routes} routes`];
   lines.push(`| ${header.join(' | ')} |`);
   lines.push(`|${header.map((_, i) => (i === 0 ? ':---' : '---:')).join('|')}|`);
+  // Rank per workload (#1 = most lookups/s among the routers timed there).
+  const timed = report.routers.filter((r) => r.status === 'ok');
+  const rankOf = (router, key) =>
+    1 +
+    timed.filter(
+      (other) =>
+        other !== router &&
+        other.workloads[key]?.opsPerSec &&
+        other.workloads[key].opsPerSec.median > router.workloads[key].opsPerSec.median,
+    ).length;
   for (const r of report.routers) {
     if (r.status !== 'ok') continue;
     const name = r.table === 'normalized' ? `${r.name} ¹` : r.name;
     const cells = workloads.map((w) => {
       const res = r.workloads[w.key];
       if (!res.opsPerSec) return res.status === 'failed-correctness' ? 'wrong results ²' : '—';
-      return `${fmtOps(res.opsPerSec.median)}${fmtRatio(res.ratioToBaseline)}`;
+      return `${fmtOps(res.opsPerSec.median)}${fmtRatio(res.ratioToBaseline)} #${rankOf(r, w.key)}`;
     });
     const g =
       r.geomean.opsPerSec != null ? `${fmtOps(r.geomean.opsPerSec)}${fmtRatio(r.geomean.ratioToBaseline)}` : '—';
     lines.push(`| ${[name, ...cells, g, `${r.register.medianMs.toFixed(3)} ms`].join(' | ')} |`);
   }
   lines.push('');
+  // @tessera/web against the best other router, per workload and on the geomean.
+  const tessera = timed.find((r) => r.name === '@tessera/web');
+  const peers = timed.filter((r) => r !== tessera);
+  if (tessera && peers.length) {
+    const parts = workloads.map((w) => {
+      const best = peers
+        .filter((p) => p.workloads[w.key]?.opsPerSec)
+        .sort((a, b) => b.workloads[w.key].opsPerSec.median - a.workloads[w.key].opsPerSec.median)[0];
+      const own = tessera.workloads[w.key]?.opsPerSec;
+      return best && own
+        ? `${w.title} ${(own.median / best.workloads[w.key].opsPerSec.median).toFixed(2)}× (${best.name})`
+        : `${w.title} —`;
+    });
+    const bestGeo = peers
+      .filter((p) => p.geomean?.opsPerSec != null)
+      .sort((a, b) => b.geomean.opsPerSec - a.geomean.opsPerSec)[0];
+    if (bestGeo && tessera.geomean?.opsPerSec != null)
+      parts.push(`geomean ${(tessera.geomean.opsPerSec / bestGeo.geomean.opsPerSec).toFixed(2)}× (${bestGeo.name})`);
+    lines.push(`@tessera/web ÷ best other router: ${parts.join('; ')}.`);
+    lines.push('');
+  }
 
   const normalizedRouters = report.routers.filter((r) => r.table === 'normalized');
   if (normalizedRouters.length) {

@@ -263,7 +263,31 @@ function shuffle(list, rand) {
   return list;
 }
 
+/** Single-path workloads (issue 16): one request each, looked up again and again (the "miss" row: three paths). */
+const SINGLE_PATHS = {
+  static1: [['GET', '/user/repos']],
+  param1one: [['GET', '/users/octocat']],
+  deep1: [['GET', '/repos/nodejs/node/pulls/42357/reviews/80/comments']],
+  miss3: [
+    ['GET', '/repos/octocat/Hello-World/git'],
+    ['GET', '/users/octocat/unknown'],
+    ['GET', '/favicon.ico'],
+  ],
+};
+
 export const WORKLOADS = [
+  { key: 'static1', title: 'static, one path', description: '`GET /user/repos` only' },
+  { key: 'param1one', title: '1 param, one path', description: '`GET /users/octocat` only' },
+  {
+    key: 'deep1',
+    title: 'deep params, one path',
+    description: '`GET /repos/nodejs/node/pulls/42357/reviews/80/comments` only',
+  },
+  {
+    key: 'miss3',
+    title: 'miss, 3 paths',
+    description: '`GET /repos/octocat/Hello-World/git`, `GET /users/octocat/unknown`, `GET /favicon.ico`',
+  },
   {
     key: 'static',
     title: 'static',
@@ -315,6 +339,11 @@ export function buildWorkloads(meta, referenceMatch, { mixedSize = 1024 } = {}) 
     deep: fromRoutes(meta.filter((r) => nParams(r) >= 3 && nParams(r) <= 4)),
     miss: shuffle(MISSES.slice(), rand),
   };
+  for (const [key, paths] of Object.entries(SINGLE_PATHS))
+    workloads[key] = paths.map(([method, path]) => {
+      const ref = referenceMatch(method, path);
+      return { method, path, expected: ref === null ? null : ref.route, values: ref === null ? [] : ref.values };
+    });
 
   const weights = meta.map((r) => (r.method === 'GET' ? 4 : 1) * (r.path.startsWith('/repos/:owner/:repo/') ? 2 : 1));
   const total = weights.reduce((a, b) => a + b, 0);

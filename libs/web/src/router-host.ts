@@ -62,6 +62,8 @@ export class RouterHost implements OnApplicationShutdown {
         for (const route of source.routes()) router.addRoute({ ...route, source: route.source ?? registration.source });
       }
     }
+    // Every route is in: generate the matchers now, not on the first request.
+    router.compile();
     const middleware = [
       ...(this.config.middleware ?? []),
       ...this.collect<PipelineMiddlewareContribution>(TESSERA_PIPELINE_MIDDLEWARE),

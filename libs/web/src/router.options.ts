@@ -50,6 +50,12 @@ export interface RouterModuleOptions {
   methodNotAllowed?: 'respond' | 'next';
   /** Body limit for radix handlers. @default 1048576 */
   bodyLimitBytes?: number;
+  /**
+   * Match with generated code (compiled once all routes are registered, at bootstrap); `false`
+   * keeps the interpreted tree, for hosts that forbid code generation from strings.
+   * @default true where the runtime allows `new Function`, else false
+   */
+  compile?: boolean;
   /** Body limit of Nest's own JSON and urlencoded parsers (Nest controllers); unset keeps Nest's default (100 kB). */
   nestBodyLimitBytes?: number;
 }

@@ -30,7 +30,10 @@ export class RadixNode<H> {
   /** Static label of this node (the segment text); `''` only for the strict trailing-slash node. */
   readonly label: string;
   staticChildren: RadixNode<H>[] = [];
-  /** Static children by the first character code of their label (ASCII only; labels are ASCII). */
+  /**
+   * Static children by the first character code of their label; labels starting with a non-ASCII
+   * character share slot 127 (DEL never starts a label). Read with {@link indexSlot}.
+   */
   staticIndex: (RadixNode<H>[] | undefined)[] | null = null;
   /** The strict-mode trailing-slash child (label `''`). */
   emptyChild: RadixNode<H> | null = null;
@@ -59,9 +62,14 @@ export class RadixNode<H> {
       return;
     }
     const index: (RadixNode<H>[] | undefined)[] = new Array(128).fill(undefined);
-    for (const child of this.staticChildren) (index[child.label.charCodeAt(0)] ??= []).push(child);
+    for (const child of this.staticChildren) (index[indexSlot(child.label.charCodeAt(0))] ??= []).push(child);
     this.staticIndex = index;
   }
+}
+
+/** The {@link RadixNode.staticIndex} slot of a first character code. */
+export function indexSlot(code: number): number {
+  return code > 127 ? 127 : code;
 }
 
 const EMPTY_PARAMS: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
@@ -72,19 +80,18 @@ export function emptyParams(): Readonly<Record<string, string>> {
 }
 
 /**
- * Compiles a builder that creates the params object as one literal, so every match of a route
- * yields objects of one hidden class. Names are validated identifiers (or `*`) and are emitted as
- * JSON-quoted computed keys, so `__proto__` becomes an own property, never a prototype.
+ * Builds the raw params object of a match of the interpreted tree: the route's names as own
+ * properties (`__proto__` included, never the prototype), set one by one without code generation.
  */
-export function compileParamsBuilder(paramNames: readonly string[], hasWildcard: boolean): ParamsBuilder {
-  const fields = paramNames.map((name, i) => `[${JSON.stringify(name)}]: path.slice(starts[${i}], ends[${i}])`);
-  if (hasWildcard) fields.push(`["*"]: path.slice(wildStart, wildEnd)`);
-  return new Function(
-    'path',
-    'starts',
-    'ends',
-    'wildStart',
-    'wildEnd',
-    `return { ${fields.join(', ')} };`,
-  ) as ParamsBuilder;
+export function closureParamsBuilder(paramNames: readonly string[], hasWildcard: boolean): ParamsBuilder {
+  const names = hasWildcard ? [...paramNames, '*'] : [...paramNames];
+  const count = paramNames.length;
+  return (path, starts, ends, wildStart, wildEnd) => {
+    const params: Record<string, string> = {};
+    for (let i = 0; i < names.length; i++) {
+      const value = i < count ? path.slice(starts[i], ends[i]) : path.slice(wildStart, wildEnd);
+      Object.defineProperty(params, names[i]!, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return params;
+  };
 }

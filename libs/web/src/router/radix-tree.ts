@@ -1,4 +1,5 @@
-import { compileParamsBuilder, emptyParams, RadixNode, type RouteRecord } from './node.js';
+import { compileMatcher, type CompiledMatchState } from './compiled-matcher.js';
+import { closureParamsBuilder, emptyParams, indexSlot, RadixNode, type RouteRecord } from './node.js';
 import type { ParsedRoutePath } from './route-path.js';
 
 /** Positions captured by the last successful {@link RadixTree.find}. */
@@ -13,9 +14,12 @@ export interface MatchState {
  * One method's route table: a whole-path table for fully static routes plus a segment tree with
  * static > param > wildcard priority and backtracking (web-and-viewset §4.1).
  *
- * `find` allocates nothing: segments are compared in place (`startsWith` at an offset, no
- * `split`, no regex), parameter offsets go to preallocated typed arrays, and the params object is
- * built only by the caller, only on a param match.
+ * Two matchers answer the same: the interpreted {@link RadixTree.interpret} (the reference, and
+ * the only one with `compile: false`, where code generation is not allowed) and, by default, the
+ * compiled matcher of {@link compileMatcher}, generated on the first lookup after a registration
+ * change (or eagerly with {@link RadixTree.compile}). The interpreted search allocates nothing:
+ * segments are compared in place, parameter offsets go to preallocated typed arrays, and the
+ * params object is built only on a param match ({@link RadixTree.paramsOf}).
  */
 export class RadixTree<H> {
   private readonly root = new RadixNode<H>('');
@@ -25,8 +29,39 @@ export class RadixTree<H> {
   readonly state: MatchState = { starts: new Int32Array(4), ends: new Int32Array(4), wildStart: 0, wildEnd: 0 };
   private path = '';
   private end = 0;
+  private compiledState: CompiledMatchState | null = null;
+  /**
+   * Finds the route for a raw request path (no query); the params of a route with parameters are
+   * then read with {@link paramsOf}. The compiled matcher once generated, else the interpreter.
+   */
+  find: (path: string) => RouteRecord<H> | null;
 
-  constructor(private readonly strictTrailingSlash: boolean) {}
+  constructor(
+    private readonly strictTrailingSlash: boolean,
+    private readonly compiles = true,
+  ) {
+    this.find = compiles ? this.compileOnFirstFind : this.interpret;
+  }
+
+  /** Generates the compiled matcher now (a no-op with `compile: false`). */
+  compile(): void {
+    if (!this.compiles) return;
+    const { find, state } = compileMatcher(this.root, this.statics, this.strictTrailingSlash);
+    this.compiledState = state;
+    this.find = find;
+  }
+
+  /** The raw params object of `record`, just returned by {@link find} for `path`. */
+  paramsOf(path: string, record: RouteRecord<H>): Record<string, string> {
+    if (this.compiledState !== null) return this.compiledState.params;
+    const s = this.state;
+    return record.buildParams(path, s.starts, s.ends, s.wildStart, s.wildEnd);
+  }
+
+  private readonly compileOnFirstFind = (path: string): RouteRecord<H> | null => {
+    this.compile();
+    return this.find(path);
+  };
 
   /** The pattern of an already registered route with the same shape, if any. */
   existing(parsed: ParsedRoutePath): string | undefined {
@@ -38,24 +73,38 @@ export class RadixTree<H> {
    * `staticResult.handler` shows to lookup callers (defaults to `handler`).
    */
   insert(parsed: ParsedRoutePath, handler: H, exposed: unknown = handler): RouteRecord<H> {
-    let node = this.root;
+    // A label with an encoded form hangs under both: the route ends on every resulting node.
+    let nodes = [this.root];
     for (const segment of parsed.segments) {
-      if (segment.kind === 'static') node = node.staticChild(segment.label);
-      else if (segment.kind === 'param') node = node.paramChild ??= new RadixNode<H>(':');
+      if (segment.kind === 'static') {
+        const { label, encoded } = segment;
+        nodes = nodes.flatMap((n) =>
+          encoded === undefined ? [n.staticChild(label)] : [n.staticChild(label), n.staticChild(encoded)],
+        );
+      } else if (segment.kind === 'param') nodes = nodes.map((n) => (n.paramChild ??= new RadixNode<H>(':')));
     }
     const record: RouteRecord<H> = {
       handler,
       paramNames: parsed.paramNames,
       hasWildcard: parsed.hasWildcard,
-      buildParams: compileParamsBuilder(parsed.paramNames, parsed.hasWildcard),
+      // Used by the interpreter only: the compiled matcher builds its params objects itself.
+      buildParams: closureParamsBuilder(parsed.paramNames, parsed.hasWildcard),
       staticResult:
         parsed.paramNames.length === 0 && !parsed.hasWildcard
           ? Object.freeze({ handler: exposed, params: emptyParams() })
           : null,
     };
-    if (parsed.hasWildcard) node.wildcardRoute = record;
-    else node.route = record;
+    for (const node of nodes) {
+      if (parsed.hasWildcard) node.wildcardRoute = record;
+      else node.route = record;
+    }
     if (parsed.staticKey !== null) this.statics.set(parsed.staticKey, record);
+    if (parsed.encodedStaticKey !== null) this.statics.set(parsed.encodedStaticKey, record);
+    // A registration change: the next lookup generates the matcher again.
+    if (this.compiles) {
+      this.compiledState = null;
+      this.find = this.compileOnFirstFind;
+    }
     this.shapes.set(parsed.shape, parsed.display);
     if (parsed.paramNames.length > this.maxParams) {
       this.maxParams = parsed.paramNames.length;
@@ -65,8 +114,8 @@ export class RadixTree<H> {
     return record;
   }
 
-  /** Finds the route for a raw request path (no query); positions land in {@link state}. */
-  find(path: string): RouteRecord<H> | null {
+  /** The interpreted search (the reference matcher); positions land in {@link state}. */
+  readonly interpret = (path: string): RouteRecord<H> | null => {
     const len = path.length;
     let start = 0;
     if (len > 0 && path.charCodeAt(0) === 47) start = 1;
@@ -89,7 +138,7 @@ export class RadixTree<H> {
     this.path = path;
     this.end = end;
     return this.match(this.root, start, 0);
-  }
+  };
 
   private match(node: RadixNode<H>, pos: number, depth: number): RouteRecord<H> | null {
     const path = this.path;
@@ -111,7 +160,8 @@ export class RadixTree<H> {
         if (found !== null) return found;
       }
     } else {
-      const candidates = node.staticIndex === null ? node.staticChildren : node.staticIndex[path.charCodeAt(pos)];
+      const candidates =
+        node.staticIndex === null ? node.staticChildren : node.staticIndex[indexSlot(path.charCodeAt(pos))];
       if (candidates !== undefined) {
         for (let i = 0; i < candidates.length; i++) {
           const child = candidates[i]!;

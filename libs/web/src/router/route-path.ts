@@ -14,9 +14,13 @@ export class RouteRegistrationError extends Error {
   override name = 'RouteRegistrationError';
 }
 
-/** A parsed segment of a route pattern. */
+/**
+ * A parsed segment of a route pattern. A static label with characters outside RFC 3986's `pchar`
+ * (quotes, backslashes, braces, non-ASCII) also has its percent-encoded UTF-8 form (`encoded`,
+ * upper-case hex, as clients send it); both forms match.
+ */
 export type RouteSegment =
-  | { readonly kind: 'static'; readonly label: string }
+  | { readonly kind: 'static'; readonly label: string; readonly encoded?: string }
   | { readonly kind: 'param'; readonly name: string }
   | { readonly kind: 'wildcard' };
 
@@ -31,9 +35,28 @@ export interface ParsedRoutePath {
   readonly shape: string;
   /** Normalised path of a fully static route (the key of the static table), else `null`. */
   readonly staticKey: string | null;
+  /** The same path with every static label percent-encoded, when that differs from `staticKey`. */
+  readonly encodedStaticKey: string | null;
 }
 
-const STATIC_SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,;=:@]+$/;
+/** RFC 3986 `pchar` without `%`: kept as is in a label's encoded form. */
+const PCHAR = /^[A-Za-z0-9\-._~!$&'()+,;=:@]$/;
+/** Characters a static segment never holds besides the space and ASCII controls. */
+const RESERVED = new Set(['/', '%', '*', '?', '#']);
+
+/**
+ * A static segment (issue 16 widens web-and-viewset §3.2): any characters but `/`, `%`, `*`, `?`,
+ * `#`, the space and ASCII controls; non-ASCII allowed (well-formed UTF-16 only).
+ */
+function isStaticLabel(text: string): boolean {
+  if (text === '' || LONE_SURROGATE.test(text)) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f || RESERVED.has(text[i]!)) return false;
+  }
+  return true;
+}
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Upper-cases and checks a method name; any of the seven is accepted. */
@@ -80,19 +103,31 @@ export function parseRoutePath(method: HttpMethod, path: string, strictTrailingS
       segments.push({ kind: 'param', name });
       return;
     }
-    if (!STATIC_SEGMENT.test(text)) throw new RouteRegistrationError(`Invalid static segment '${text}' in ${where}`);
-    segments.push({ kind: 'static', label: text });
+    if (!isStaticLabel(text)) throw new RouteRegistrationError(`Invalid static segment '${text}' in ${where}`);
+    const encoded = encodeLabel(text);
+    segments.push(encoded === text ? { kind: 'static', label: text } : { kind: 'static', label: text, encoded });
   });
   // In strict mode a trailing slash is a route segment of its own: an empty static label.
   if (trailingSlash) segments.push({ kind: 'static', label: '' });
   const shape = segments.map((s) => (s.kind === 'static' ? s.label : s.kind === 'param' ? ':' : '*')).join('/');
   const isStatic = paramNames.length === 0 && !hasWildcard;
+  const labels = segments as readonly { label: string; encoded?: string }[];
+  const staticKey = isStatic ? `/${labels.map((s) => s.label).join('/')}` : null;
+  const encodedStaticKey = isStatic ? `/${labels.map((s) => s.encoded ?? s.label).join('/')}` : null;
   return {
     display,
     segments,
     paramNames,
     hasWildcard,
     shape,
-    staticKey: isStatic ? `/${segments.map((s) => (s as { label: string }).label).join('/')}` : null,
+    staticKey,
+    encodedStaticKey: encodedStaticKey === staticKey ? null : encodedStaticKey,
   };
+}
+
+/** `label` with every character outside `pchar` percent-encoded as UTF-8 (upper-case hex). */
+function encodeLabel(label: string): string {
+  let out = '';
+  for (const char of label) out += PCHAR.test(char) ? char : encodeURIComponent(char);
+  return out;
 }

@@ -47,6 +47,11 @@ function parsePattern(pattern: string, strict: boolean): RefSegment[] {
 
 const RANK: Record<Kind, number> = { static: 0, trailing: 0, param: 1, wildcard: 2 };
 
+/** RFC 3986 `pchar` characters stay; every other character is percent-encoded as UTF-8. */
+function encodedLabel(text: string): string {
+  return [...text].map((c) => (/^[A-Za-z0-9\-._~!$&'()+,;=:@]$/.test(c) ? c : encodeURIComponent(c))).join('');
+}
+
 function referenceMatch(routes: RefRoute[], path: string, strict: boolean) {
   const segs = splitPath(path, strict);
   let best: { route: RefRoute; key: number[]; params: Record<string, string> } | null = null;
@@ -67,7 +72,8 @@ function referenceMatch(routes: RefRoute[], path: string, strict: boolean) {
         ok = false;
         break;
       }
-      if ((s.kind === 'static' || s.kind === 'trailing') && seg !== s.text) {
+      // A static label matches as written and in its percent-encoded UTF-8 form (issue 16).
+      if ((s.kind === 'static' || s.kind === 'trailing') && seg !== s.text && seg !== encodedLabel(s.text)) {
         ok = false;
         break;
       }
@@ -96,8 +102,23 @@ function compareKeys(a: number[], b: number[]): number {
   return a.length - b.length;
 }
 
-const staticLabel = fc.constantFrom('a', 'b', 'ab', 'users', 'x', 'a.b', "~it's");
-const requestSegment = fc.constantFrom('a', 'b', 'ab', 'users', 'x', 'a.b', '', 'zz', '%41', 'A');
+const staticLabel = fc.constantFrom('a', 'b', 'ab', 'users', 'x', 'a.b', "~it's", 'é', '"q"');
+const requestSegment = fc.constantFrom(
+  'a',
+  'b',
+  'ab',
+  'users',
+  'x',
+  'a.b',
+  '',
+  'zz',
+  '%41',
+  'A',
+  'é',
+  '%C3%A9',
+  '"q"',
+  '%22q%22',
+);
 const routeSpec = fc.record({
   parts: fc.array(fc.oneof(staticLabel, staticLabel, fc.constant(':')), { maxLength: 4 }),
   wildcard: fc.boolean(),
@@ -112,8 +133,14 @@ function patternOf(spec: { parts: string[]; wildcard: boolean; trailing: boolean
 }
 
 describe('Router against the reference matcher (fast-check)', () => {
-  for (const strict of [false, true]) {
-    it(`agrees on random route sets and paths (strictTrailingSlash: ${strict})`, () => {
+  // The compiled matcher (the default) and the interpreted tree (`compile: false`) both agree with it.
+  for (const [strict, compile] of [
+    [false, true],
+    [true, true],
+    [false, false],
+    [true, false],
+  ] as const) {
+    it(`agrees on random route sets and paths (strictTrailingSlash: ${strict}, compile: ${compile})`, () => {
       fc.assert(
         fc.property(
           fc.array(routeSpec, { minLength: 1, maxLength: 12 }),
@@ -122,7 +149,7 @@ describe('Router against the reference matcher (fast-check)', () => {
             maxLength: 8,
           }),
           (specs, requests) => {
-            const router = new Router({ strictTrailingSlash: strict });
+            const router = new Router({ strictTrailingSlash: strict, compile });
             const routes: RefRoute[] = [];
             specs.forEach((spec, id) => {
               const pattern = patternOf(spec);
@@ -153,8 +180,8 @@ describe('Router against the reference matcher (fast-check)', () => {
     });
   }
 
-  it('never throws on arbitrary methods and paths', () => {
-    const router = new Router();
+  it.each([true, false])('never throws on arbitrary methods and paths (compile: %s)', (compile) => {
+    const router = new Router({ compile });
     for (const p of ['/', '/a/:b', '/a/b/*', '/:x/:y/:z', '/users/admin', '/files/*']) router.get(p, () => undefined);
     router.post('/a/:b', () => undefined);
     fc.assert(

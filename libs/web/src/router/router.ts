@@ -21,6 +21,13 @@ export interface RouterOptions {
   methodNotAllowed?: 'respond' | 'next';
   /** Body limit handlers pass to `readBody`/`readJson` (ViewSet routes use it). @default 1048576 */
   bodyLimitBytes?: number;
+  /**
+   * Match with generated code: each method tree compiles to straight-line JavaScript on the first
+   * lookup after a registration change (or at {@link Router.compile}). `false` keeps the
+   * interpreted tree, for hosts that forbid code generation from strings (CSP, `--disallow-code-generation-from-strings`).
+   * @default true where the runtime allows `new Function`, else false
+   */
+  compile?: boolean;
 }
 
 /** One registered route, as data (used to merge routers and by `resource()`). */
@@ -63,6 +70,8 @@ export class Router {
   readonly strictTrailingSlash: boolean;
   readonly methodNotAllowed: 'respond' | 'next';
   readonly bodyLimitBytes: number;
+  /** Whether the method trees match with generated code (option `compile`). */
+  readonly compiles: boolean;
   private readonly trees: Trees = {
     GET: undefined,
     HEAD: undefined,
@@ -80,7 +89,19 @@ export class Router {
     this.strictTrailingSlash = options.strictTrailingSlash ?? false;
     this.methodNotAllowed = options.methodNotAllowed ?? 'respond';
     this.bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-    this.anyMethod = new RadixTree<true>(this.strictTrailingSlash);
+    this.compiles = options.compile ?? canGenerateCode();
+    this.anyMethod = new RadixTree<true>(this.strictTrailingSlash, this.compiles);
+  }
+
+  /**
+   * Generates every method tree's matcher now instead of on its first lookup (a no-op with
+   * `compile: false`). Registering another route afterwards is allowed: that tree compiles again
+   * on its next lookup.
+   */
+  compile(): this {
+    for (const method of HTTP_METHODS) this.trees[method]?.compile();
+    this.anyMethod.compile();
+    return this;
   }
 
   get(path: string, ...chain: [...Middleware[], RouteHandler]): this {
@@ -124,7 +145,7 @@ export class Router {
   addRoute(definition: RouteDefinition): this {
     const method = normaliseMethod(definition.method);
     const parsed = parseRoutePath(method, definition.path, this.strictTrailingSlash);
-    const tree = (this.trees[method] ??= new RadixTree<CompiledRoute>(this.strictTrailingSlash));
+    const tree = (this.trees[method] ??= new RadixTree<CompiledRoute>(this.strictTrailingSlash, this.compiles));
     const existing = tree.existing(parsed);
     if (existing !== undefined) {
       const first = this.definitions.find(
@@ -163,11 +184,7 @@ export class Router {
     }
     if (record === null) return null;
     if (record.staticResult !== null) return record.staticResult as unknown as RouteMatch;
-    const s = used.state;
-    return {
-      handler: record.handler.handler,
-      params: record.buildParams(path, s.starts, s.ends, s.wildStart, s.wildEnd),
-    };
+    return { handler: record.handler.handler, params: used.paramsOf(path, record) };
   }
 
   /**
@@ -217,8 +234,7 @@ export class Router {
       return respondRouterError(exchange, { kind: 'method_not_allowed', status: 405, allow: allowed });
     }
     if (record.paramNames.length !== 0 || record.hasWildcard) {
-      const s = used!.state;
-      const decoded = decodeParams(record.buildParams(path, s.starts, s.ends, s.wildStart, s.wildEnd));
+      const decoded = decodeParams(used!.paramsOf(path, record));
       if (decoded === null) return respondRouterError(exchange, MALFORMED_PATH);
       exchange.setPathParams(decoded);
     }
@@ -258,4 +274,17 @@ function isKnownMethod(method: string): boolean {
 
 function parsePathShape(definition: RouteDefinition, strict: boolean): string {
   return parseRoutePath(definition.method, definition.path, strict).shape;
+}
+
+let codeGeneration: boolean | undefined;
+/** Whether the runtime allows `new Function` (probed once). */
+function canGenerateCode(): boolean {
+  if (codeGeneration === undefined) {
+    try {
+      codeGeneration = new Function('return true')() === true;
+    } catch {
+      codeGeneration = false;
+    }
+  }
+  return codeGeneration;
 }
