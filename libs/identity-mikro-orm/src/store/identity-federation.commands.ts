@@ -89,7 +89,10 @@ export async function lockControl(
 
 /**
  * Inserts a control unless (organization, provider) has one (then nothing: the caller locks the
- * existing row). Returns the inserted control or `null`.
+ * existing row). Returns the inserted control or `null`. `on conflict do nothing` covers both
+ * unique keys, so two first starts racing with the same storage key settle into one row instead of
+ * a unique violation on the storage key; a storage key held by another provider is still
+ * `unique_constraint`.
  */
 export async function insertControlIfAbsent(
   sql: Sql,
@@ -103,11 +106,17 @@ export async function insertControlIfAbsent(
   const [row] = await sql(
     `insert into ${table('federation_provider_controls')} (${names.map((c) => `"${c}"`).join(', ')})
      values (${names.map(() => '?').join(', ')})
-     on conflict ("organization_id", "provider_id") do nothing
+     on conflict do nothing
      returning ${allColumns('federation_provider_controls')}`,
     names.map((c) => columns[c]),
   );
-  return row === undefined ? null : controlFromRow(row);
+  if (row !== undefined) return controlFromRow(row);
+  const [existing] = await sql(
+    `select 1 as present from ${table('federation_provider_controls')} where organization_id = ? and provider_id = ?`,
+    [control.organizationId, control.providerId],
+  );
+  if (existing === undefined) abort('unique_constraint');
+  return null;
 }
 
 /**

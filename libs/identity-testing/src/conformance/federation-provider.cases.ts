@@ -97,6 +97,30 @@ export function federationProviderCases(world: ConformanceWorld): void {
       expect(await world.store.findExternalIdentity(lease.storageKey, signed.link.subject)).toEqual(signed.link);
     });
 
+    it("refuses another provider's storage key (unique_constraint), writing nothing", async () => {
+      const lease = await fixtures.provider();
+      const at = world.tick();
+      const other = { organizationId: lease.organizationId, providerId: testProviderId(), kind: lease.kind };
+      expect(await world.store.acquireFederationProviderLease({ ...other, storageKey: lease.storageKey, at })).toEqual({
+        ok: false,
+        code: 'unique_constraint',
+      });
+      const audit = fixtures.controlAudit('federation_provider.disabled', lease.storageKey);
+      expect(
+        await world.store.compareAndSetFederationProviderState({
+          ...other,
+          storageKey: lease.storageKey,
+          expectedVersion: null,
+          target: 'disabled',
+          reason: 'taken',
+          at,
+          audit: () => audit,
+        }),
+      ).toEqual({ ok: false, code: 'unique_constraint' });
+      expect(await world.store.findFederationProviderControl(other.organizationId, other.providerId)).toBeNull();
+      expect(await world.storedAudits([audit])).toBe(0);
+    });
+
     it('creates a disabled control at v0, epoch 1, when the first change is a disable', async () => {
       const organizationId = await world.rows.organization({ at: world.tick() });
       const key = {
