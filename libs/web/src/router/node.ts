@@ -31,10 +31,11 @@ export class RadixNode<H> {
   readonly label: string;
   staticChildren: RadixNode<H>[] = [];
   /**
-   * Static children by the first character code of their label; labels starting with a non-ASCII
-   * character share slot 127 (DEL never starts a label). Read with {@link indexSlot}.
+   * Static children by the first character code of their label, built on the first interpreted
+   * lookup after a change (registration never pays for it); labels starting with a non-ASCII
+   * character share slot 127 (DEL never starts a label).
    */
-  staticIndex: (RadixNode<H>[] | undefined)[] | null = null;
+  private index: (RadixNode<H>[] | undefined)[] | undefined = undefined;
   /** The strict-mode trailing-slash child (label `''`). */
   emptyChild: RadixNode<H> | null = null;
   paramChild: RadixNode<H> | null = null;
@@ -52,22 +53,23 @@ export class RadixNode<H> {
     if (child) return child;
     child = new RadixNode<H>(label);
     this.staticChildren.push(child);
-    this.reindex();
+    this.index = undefined;
     return child;
   }
 
-  private reindex(): void {
-    if (this.staticChildren.length <= INDEX_THRESHOLD) {
-      this.staticIndex = null;
-      return;
+  /** The static children whose label may start with char code `code` (all of them when few). */
+  candidates(code: number): readonly RadixNode<H>[] | undefined {
+    if (this.staticChildren.length <= INDEX_THRESHOLD) return this.staticChildren;
+    if (this.index === undefined) {
+      const index: (RadixNode<H>[] | undefined)[] = new Array(128).fill(undefined);
+      for (const child of this.staticChildren) (index[indexSlot(child.label.charCodeAt(0))] ??= []).push(child);
+      this.index = index;
     }
-    const index: (RadixNode<H>[] | undefined)[] = new Array(128).fill(undefined);
-    for (const child of this.staticChildren) (index[indexSlot(child.label.charCodeAt(0))] ??= []).push(child);
-    this.staticIndex = index;
+    return this.index[indexSlot(code)];
   }
 }
 
-/** The {@link RadixNode.staticIndex} slot of a first character code. */
+/** The slot of a first character code in a node's index of static children. */
 export function indexSlot(code: number): number {
   return code > 127 ? 127 : code;
 }

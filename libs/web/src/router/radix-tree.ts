@@ -1,5 +1,5 @@
 import { compileMatcher, type CompiledMatchState } from './compiled-matcher.js';
-import { closureParamsBuilder, emptyParams, indexSlot, RadixNode, type RouteRecord } from './node.js';
+import { closureParamsBuilder, emptyParams, RadixNode, type RouteRecord } from './node.js';
 import type { ParsedRoutePath } from './route-path.js';
 
 /** Positions captured by the last successful {@link RadixTree.find}. */
@@ -160,8 +160,7 @@ export class RadixTree<H> {
         if (found !== null) return found;
       }
     } else {
-      const candidates =
-        node.staticIndex === null ? node.staticChildren : node.staticIndex[indexSlot(path.charCodeAt(pos))];
+      const candidates = node.candidates(path.charCodeAt(pos));
       if (candidates !== undefined) {
         for (let i = 0; i < candidates.length; i++) {
           const child = candidates[i]!;
