@@ -23,6 +23,7 @@ import { rateLimitCases } from './conformance/rate-limit.cases.js';
 import { readCases } from './conformance/reads.cases.js';
 import { recoveryCases } from './conformance/recovery.cases.js';
 import { scimBatchCases } from './conformance/scim-batch.cases.js';
+import { scimGroupCases } from './conformance/scim-group.cases.js';
 import { scimConnectionCases } from './conformance/scim-connection.cases.js';
 import { scimEffectCases } from './conformance/scim-effects.cases.js';
 import { serviceIdentityCases } from './conformance/service-identity.cases.js';
@@ -89,6 +90,7 @@ export function runIdentityStoreConformance(options: IdentityStoreConformanceOpt
       federationRegistrationCases(world);
       scimConnectionCases(world);
       scimBatchCases(world);
+      scimGroupCases(world);
       scimEffectCases(world);
       rateLimitCases(world);
       maintenanceCases(world);

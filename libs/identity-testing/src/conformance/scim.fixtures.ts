@@ -13,6 +13,9 @@ import type {
 import { testAuditEvent, testBase64Url, testUuidV7 } from '../identity-test.rows.js';
 import { unwrap, type ConformanceWorld } from './conformance.world.js';
 
+/** The first 50 resources of a list, unfiltered, in the default order. */
+export const SCIM_PAGE = { filter: null, sortBy: null, sortOrder: 'ascending', startIndex: 1, count: 50 } as const;
+
 /**
  * The stored attributes of a minimal SCIM user named `userName` (active), with `over` applied.
  *

@@ -24,15 +24,8 @@ import { scimBaseUrl } from './scim-connection.view.js';
 import { applyScimMutation, scimStoreFailure, ScimStoreFailure, type ScimMutationRequest } from './scim-mutations.js';
 import { identityDisplayName, userAttributesOf } from './scim-user.attributes.js';
 import { ScimError } from './scim.errors.js';
+import { admits, etag, listBody, read, wants, type ScimAnswer } from './scim-answer.js';
 import type { ScimProjectionParams } from './http/scim-list.params.js';
-
-/** What a SCIM handler answers: a status, an optional body and the resource headers. */
-export interface ScimAnswer {
-  readonly status: number;
-  readonly body?: Record<string, unknown>;
-  readonly etag?: string;
-  readonly location?: string;
-}
 
 /** A mutation request with its preconditions (`If-Match` versions, `null` when absent). */
 export interface ScimWrite extends ScimMutationRequest {
@@ -40,7 +33,6 @@ export interface ScimWrite extends ScimMutationRequest {
   readonly projection: ScimProjectionParams;
 }
 
-const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 const NOT_FOUND = new ScimError(404, undefined, 'The resource was not found');
 /** `active` as a PUT body may name it (plain or URN-prefixed), lower-cased. */
 const ACTIVE_KEYS = ['active', 'urn:ietf:params:scim:schemas:core:2.0:user:active'];
@@ -49,18 +41,6 @@ const PRECONDITION_FAILED = new ScimError(412, undefined, 'The resource version 
 const LIST_PAGE_WITH_MEMBERS = 20;
 /** Read-modify-write attempts of a PATCH without `If-Match` that loses a concurrent change. */
 const PATCH_ATTEMPTS = 5;
-
-const etag = (version: number) => `W/"${version}"`;
-const admits = (tags: readonly (number | '*')[] | null, version: number) =>
-  tags === null || tags.some((tag) => tag === '*' || tag === version);
-
-async function read<T>(query: () => Promise<T>): Promise<T> {
-  try {
-    return await query();
-  } catch {
-    throw new ScimError(503, undefined, 'The provisioning service is temporarily unavailable');
-  }
-}
 
 /**
  * The SCIM 2.0 domain (identity-http §7 as changed by issue 15, identity-model §5.10): Users and
@@ -382,23 +362,4 @@ export class IdentityScim {
       ...(status === 201 ? { location: `${this.base}/Groups/${group.id}` } : {}),
     };
   }
-}
-
-/** Whether the projection keeps the multi-valued `attribute` (`members`, `groups`) in the answer. */
-function wants(projection: ScimProjectionParams, attribute: 'members' | 'groups'): boolean {
-  const excluded =
-    projection.excludedAttributes
-      ?.toLowerCase()
-      .split(',')
-      .map((name) => name.trim()) ?? [];
-  if (excluded.includes(attribute)) return false;
-  const wanted = projection.attributes
-    ?.toLowerCase()
-    .split(',')
-    .map((name) => name.trim());
-  return wanted === undefined || wanted.some((name) => name === attribute || name.startsWith(`${attribute}.`));
-}
-
-function listBody(totalResults: number, startIndex: number, resources: readonly Record<string, unknown>[]) {
-  return { schemas: [LIST_SCHEMA], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
 }

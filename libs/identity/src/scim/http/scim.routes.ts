@@ -2,7 +2,8 @@ import type { Exchange } from '@tessera/web';
 import type { IdentityKernel } from '../../identity-kernel.js';
 import type { ScimRequestTenant } from '../scim-authentication.js';
 import type { ScimDiscovery } from '../scim-discovery.js';
-import type { IdentityScim, ScimAnswer, ScimWrite } from '../scim.service.js';
+import type { ScimAnswer } from '../scim-answer.js';
+import type { IdentityScim, ScimWrite } from '../scim.service.js';
 import { ScimError } from '../scim.errors.js';
 import { groupListQuery, projectionOf, userListQuery } from './scim-list.params.js';
 
