@@ -38,16 +38,17 @@ interface Capture {
 
 /**
  * Generates the matcher of one method tree (web-and-viewset §4.1, issue 16): the tree's
- * depth-first search with backtracking unrolled into nested blocks — static children as a length
- * test and `startsWith` (behind a `switch` on the first char code when there are many), a
- * parameter as the `indexOf('/')` slice it spans, a wildcard as the rest of the path — with
- * positions in locals, no per-lookup arrays, and the params object built as one literal only when
- * a route with parameters matches. Fully static paths are answered from `statics` first.
+ * depth-first search with backtracking unrolled into nested blocks — a static child as char code
+ * comparisons in place followed by a `/` or the end (behind a `switch` on the first char code
+ * when there are many), a parameter as the `indexOf('/')` slice it spans, a wildcard as the rest
+ * of the path — with positions in locals, no per-lookup arrays, and the params object built as one
+ * literal only when a route with parameters matches. Fully static paths are answered from
+ * `statics` first; subtrees past {@link SPLIT_CHARS} of code become functions of their own.
  *
- * Nothing of a route string reaches the code as text: labels are emitted with `JSON.stringify`
- * (quotes, backslashes, `${`, U+2028/U+2029 and non-ASCII are escaped or inert inside a JSON
- * string literal), parameter names are validated identifiers emitted as quoted computed keys, and
- * records are referenced by index.
+ * Nothing of a route string reaches the code as text: short labels become char code numbers,
+ * long ones JSON string literals (quotes, backslashes, `${`, U+2028/U+2029 and non-ASCII are
+ * escaped or inert there), parameter names are validated identifiers emitted as JSON-quoted keys
+ * (`__proto__` as a computed key), and records are referenced by index.
  *
  * @example
  * const { find, state } = compileMatcher(root, statics, false);
