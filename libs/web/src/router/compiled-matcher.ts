@@ -180,6 +180,9 @@ export function compileMatcher<H>(
       : root.wildcardRoute !== null
         ? leaf(root.wildcardRoute, [], { start: 'end', end: 'end' })
         : 'return null;';
+  // The lengths of the static paths: a path of another length skips hashing it for the table.
+  const lengths = new Uint8Array(Math.max(0, ...[...statics.keys()].map((key) => key.length)) + 1);
+  for (const key of statics.keys()) lengths[key.length] = 1;
   const body =
     `return function find(path) {\n` +
     `const len = path.length;\n` +
@@ -190,11 +193,11 @@ export function compileMatcher<H>(
     `if (start === end) {${rootRunout}}\n` +
     (statics.size === 0
       ? ''
-      : `if (start === 1) { const hit = S.get(end === len ? path : path.slice(0, end)); if (hit !== undefined) return hit; }\n`) +
+      : `if (start === 1 && end < ${lengths.length} && L[end] === 1) { const hit = S.get(end === len ? path : path.slice(0, end)); if (hit !== undefined) return hit; }\n`) +
     nodeCode(root, 'start', []) +
     `return null;\n};\n`;
   const state: CompiledMatchState = { params: {} };
   const source = `'use strict';\n${functions.join('')}${body}`;
-  const find = new Function('R', 'S', 'st', source)(records, statics, state) as CompiledFind<H>;
+  const find = new Function('R', 'S', 'L', 'st', source)(records, statics, lengths, state) as CompiledFind<H>;
   return { find, state };
 }
