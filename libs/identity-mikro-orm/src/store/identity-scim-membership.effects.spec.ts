@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AuditEventInput } from '@tessera/identity';
 import type { Row, Sql } from './identity-store.gateway.js';
-import {
-  flushAudits,
-  reconcileMemberships,
-  record,
-  type ScimBatchContext,
-} from './identity-scim-membership.effects.js';
+import { flushAudits, reconcileMemberships, type ScimBatchContext } from './identity-scim-membership.effects.js';
 
 const AT = new Date('2031-05-01T10:00:00.000Z');
 const ORGANIZATION = '01900000-0000-7000-8000-000000000000';
