@@ -30,7 +30,7 @@ describe('compiled matcher: route strings never reach the generated code as code
       'a\\\\"+(globalThis.tesseraPwned=3)+"',
       'a%5C%5C%22+(globalThis.tesseraPwned=3)+%22',
     ],
-    ['a template placeholder', '${globalThis.tesseraPwned=4}', '$%7BglobalThis.tesseraPwned=4%7D'],
+    ['a template substitution', '${globalThis.tesseraPwned=4}', '$%7BglobalThis.tesseraPwned=4%7D'],
     ['U+2028 and U+2029 line separators', 'a\u2028b\u2029c', 'a%E2%80%A8b%E2%80%A9c'],
     ['non-ASCII letters and an emoji', 'café-😀', 'caf%C3%A9-%F0%9F%98%80'],
     ['closing braces and a statement', '}});globalThis.tesseraPwned=5;({', '%7D%7D);globalThis.tesseraPwned=5;(%7B'],
