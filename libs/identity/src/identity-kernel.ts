@@ -18,9 +18,9 @@ export interface IdentityKernel {
   readonly config: ResolvedIdentityConfig;
   readonly runtime: IdentityRuntime;
   readonly keys: IdentityKeyMaterial;
-  /** The store; with `lifetimes.sessionCacheSeconds` > 0, wrapped so its commands invalidate {@link sessionCache}. */
+  /** The store; with the session cache enabled, wrapped so its commands invalidate {@link sessionCache}. */
   readonly store: IdentityStore;
-  /** The per-process session read cache (disabled unless `lifetimes.sessionCacheSeconds` > 0). */
+  /** The per-process session read cache (enabled with `lifetimes.sessionCacheSeconds` > 0 and an `IdentityChangeFeed`). */
   readonly sessionCache: SessionValidationCache;
   readonly rateLimiter: IdentityRateLimiter;
   readonly audit: AuditEventBuilder;

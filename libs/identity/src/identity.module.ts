@@ -1,4 +1,4 @@
-import { Module, type Provider } from '@nestjs/common';
+import { Module, type OnModuleDestroy, type Provider } from '@nestjs/common';
 import {
   Router,
   RouterRegistration,
@@ -43,14 +43,21 @@ import { ServiceCredentialResolver } from './service-identities/service-credenti
 import { SessionResolver } from './sessions/session-resolver.js';
 import { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
 import { IdentityStore } from './store/identity-store.port.js';
+import { IdentityChangeFeed } from './store/identity-change-feed.port.js';
 
 const kernelProvider: Provider = {
   provide: IDENTITY_KERNEL,
-  inject: [IDENTITY_MODULE_OPTIONS, IdentityStore, IdentityRateLimiter],
+  inject: [
+    IDENTITY_MODULE_OPTIONS,
+    IdentityStore,
+    IdentityRateLimiter,
+    { token: IdentityChangeFeed, optional: true },
+  ],
   useFactory: async (
     options: IdentityModuleOptions,
     store: IdentityStore,
     rateLimiter: IdentityRateLimiter,
+    changeFeed: IdentityChangeFeed | undefined,
   ): Promise<IdentityKernel> => {
     const config = createIdentityConfig(options.config);
     const runtime = options.runtime ?? createNodeIdentityRuntime();
@@ -71,6 +78,7 @@ const kernelProvider: Provider = {
     );
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
     const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
+    await sessionCache.attach(changeFeed ?? undefined);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
     return {
       config,
@@ -160,6 +168,12 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
     IdentityInvitations,
     IdentityAudit,
     IdentityMaintenance,
+    {
+      // The session cache's change subscription (a dedicated database connection) closes with the app.
+      provide: 'TesseraIdentitySessionCacheLifecycle',
+      inject: [IDENTITY_KERNEL],
+      useFactory: (kernel: IdentityKernel): OnModuleDestroy => ({ onModuleDestroy: () => kernel.sessionCache.close() }),
+    },
     {
       provide: TESSERA_PIPELINE_MIDDLEWARE,
       inject: [IDENTITY_KERNEL, IDENTITY_MODULE_OPTIONS],

@@ -164,6 +164,8 @@ export type {
   StoreResult,
 } from './store/identity-store.port.js';
 export { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
+export { IdentityChangeFeed } from './store/identity-change-feed.port.js';
+export type { IdentityChangeSubscriber, IdentityChangeSubscription } from './store/identity-change-feed.port.js';
 export type { RateLimitPolicy, RateLimitDecision } from './store/identity-rate-limiter.port.js';
 export type {
   DeviceDelegation,

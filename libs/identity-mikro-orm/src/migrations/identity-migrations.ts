@@ -16,6 +16,10 @@ import {
   IDENTITY_SCIM_MIGRATION_NAME,
   Migration20261127000000IdentityScim,
 } from './migration-20261127000000-identity-scim.js';
+import {
+  IDENTITY_SESSION_NOTIFY_MIGRATION_NAME,
+  Migration20261128000000IdentitySessionNotify,
+} from './migration-20261128000000-identity-session-notify.js';
 
 /**
  * The migrations of `@tessera/identity-mikro-orm`, oldest first, for `migrations.list` of
@@ -38,4 +42,5 @@ export const identityMigrations: readonly MigrationObject[] = Object.freeze([
   { name: IDENTITY_DEVICE_RETRY_MIGRATION_NAME, class: Migration20261125000000IdentityDeviceRetry },
   { name: IDENTITY_FEDERATION_MIGRATION_NAME, class: Migration20261126000000IdentityFederation },
   { name: IDENTITY_SCIM_MIGRATION_NAME, class: Migration20261127000000IdentityScim },
+  { name: IDENTITY_SESSION_NOTIFY_MIGRATION_NAME, class: Migration20261128000000IdentitySessionNotify },
 ]);

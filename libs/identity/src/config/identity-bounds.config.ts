@@ -18,9 +18,12 @@ export interface IdentityLifetimes {
   /** A busy session is written at most this often, so idle expiry is exact to within it. @default 60; 0..idle */
   readonly touchIntervalSeconds: number;
   /**
-   * How long one process may reuse a validated session without reading it again (`0` = every
-   * request reads the store). This process's own commands invalidate at once; a change made by
-   * another process is seen after at most this long. @default 0; 0..5
+   * How long one process may reuse a validated session read (`0` = off: every request reads the
+   * store). A change to a session or user is seen at once by every instance: the database notifies
+   * each one on commit, and an instance whose listener is lost or unconfirmed reads the store on
+   * every request until it is back. On embedded PGlite (one process) the process's own commands
+   * invalidate; a write made around Tessera (SQL through the socket) is seen within this bound.
+   * @default 5; 0..60
    */
   readonly sessionCacheSeconds: number;
   /** A WebAuthn ceremony (bound to the `__Host-tessera_ceremony` cookie) lives this long. @default 300; 30..600 */
@@ -142,7 +145,7 @@ export const LIFETIME_BOUNDS: Readonly<Record<keyof IdentityLifetimes, LifetimeB
   sessionAbsoluteSeconds: [1, 90 * DAY],
   sessionIdleSeconds: [1, 'sessionAbsoluteSeconds'],
   touchIntervalSeconds: [0, 'sessionIdleSeconds'],
-  sessionCacheSeconds: [0, 5],
+  sessionCacheSeconds: [0, 60],
   challengeSeconds: [30, 600],
   stepUpWindowSeconds: [1, 900],
   adminRecoveryTicketSeconds: ['challengeSeconds', 3600],

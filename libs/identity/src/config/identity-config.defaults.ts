@@ -42,7 +42,7 @@ export const DEFAULT_IDENTITY_LIFETIMES: IdentityLifetimes = Object.freeze({
   sessionAbsoluteSeconds: 30 * DAY,
   sessionIdleSeconds: DAY,
   touchIntervalSeconds: 60,
-  sessionCacheSeconds: 0,
+  sessionCacheSeconds: 5,
   challengeSeconds: 300,
   stepUpWindowSeconds: 300,
   adminRecoveryTicketSeconds: 900,

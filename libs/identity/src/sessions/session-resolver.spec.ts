@@ -7,6 +7,7 @@ import type { IdentityStore, StoreResult } from '../store/identity-store.port.js
 import { issueSession } from './session-issuer.js';
 import type { SessionPepperRing } from './session-keys.js';
 import { SessionResolver } from './session-resolver.js';
+import { attachedCache } from './change-feed.fixture.js';
 import { SessionValidationCache } from './session-validation.cache.js';
 
 const random = { bytes: (n: number) => new Uint8Array(randomBytes(n)) };
@@ -98,7 +99,7 @@ describe('SessionResolver', () => {
       ],
       touch: (version) => ({ ok: true, value: { ...session, lastUsedAt: clock.now(), version: version + 1 } }),
     });
-    const cache = new SessionValidationCache(60_000);
+    const { cache } = await attachedCache(new SessionValidationCache(60_000));
     const cached = cache.invalidating(store);
     const resolver = new SessionResolver(cached, ring, { idleSeconds: 3600, touchIntervalSeconds: 0 }, cache);
     clock.advance({ seconds: 1 });
@@ -110,6 +111,43 @@ describe('SessionResolver', () => {
     const second = await resolver.resolve(cookie, clock.now());
     expect(second).toEqual({ ok: false, code: 'session_revoked' });
     expect(calls.reads).toBe(2);
+  });
+
+  it("decides a cached refusal again on a fresh read: another instance's touch slid the idle expiry", async () => {
+    const { cookie, session, user } = stored();
+    // The store holds the session as slid by another instance; this instance's cache has the old expiry.
+    const slid = {
+      ...session,
+      lastUsedAt: new Date(clock.now().getTime() + 3_000_000),
+      idleExpiresAt: new Date(clock.now().getTime() + 6_600_000),
+      version: 7,
+    };
+    const { store, calls } = storeOf({
+      reads: [async () => ({ session, user }), async () => ({ session: slid, user })],
+    });
+    const { cache } = await attachedCache(new SessionValidationCache(60_000_000));
+    const resolver = new SessionResolver(store, ring, { idleSeconds: 3600, touchIntervalSeconds: 86_400 }, cache);
+    expect((await resolver.resolve(cookie, clock.now())).ok).toBe(true);
+    const later = new Date(clock.now().getTime() + 3_700_000);
+    expect(await resolver.resolve(cookie, later)).toEqual({ ok: true, session: slid, user });
+    expect(calls.reads).toBe(2);
+    // The fresh read is what the cache serves next.
+    expect(await resolver.resolve(cookie, later)).toEqual({ ok: true, session: slid, user });
+    expect(calls.reads).toBe(2);
+  });
+
+  it('serves nothing from the cache while its feed is not live', async () => {
+    const { cookie, session, user } = stored();
+    const { store, calls } = storeOf({ reads: [async () => ({ session, user })] });
+    const { cache, feed } = await attachedCache(new SessionValidationCache(60_000));
+    const resolver = new SessionResolver(store, ring, { idleSeconds: 3600, touchIntervalSeconds: 60 }, cache);
+    expect((await resolver.resolve(cookie, clock.now())).ok).toBe(true);
+    expect((await resolver.resolve(cookie, clock.now())).ok).toBe(true);
+    expect(calls.reads).toBe(1);
+    feed.lose();
+    expect((await resolver.resolve(cookie, clock.now())).ok).toBe(true);
+    expect((await resolver.resolve(cookie, clock.now())).ok).toBe(true);
+    expect(calls.reads).toBe(3);
   });
 
   it('serves a session another request touched first when its own touch CAS loses (touchIntervalSeconds: 0)', async () => {
@@ -149,7 +187,7 @@ describe('SessionResolver', () => {
 
     it('accepts a federated session whose provider, tenant and membership hold, checking them on every request', async () => {
       const { cookie, session, user } = stored(true);
-      const cache = new SessionValidationCache(60_000);
+      const { cache } = await attachedCache(new SessionValidationCache(60_000));
       const { store, calls } = storeOf({ reads: [async () => ({ session, user })] });
       const resolver = new SessionResolver(store, ring, { idleSeconds: 3600, touchIntervalSeconds: 60 }, cache);
       expect((await resolver.resolve(cookie, clock.now())).ok).toBe(true);

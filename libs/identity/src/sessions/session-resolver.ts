@@ -51,23 +51,42 @@ export class SessionResolver {
     const parsed = parseSessionToken(token);
     if (parsed === undefined) return fail('invalid_credentials');
     try {
-      // Taken before any read: a command of this process that overlaps the read (or the touch)
-      // moves the generation on, and the cache then refuses what was read.
+      // Taken before any read: an invalidation of the user that overlaps the read (or the touch)
+      // moves past it, and the cache then refuses what was read.
       const generation = this.cache?.generation ?? 0;
-      const found = this.cache?.get(parsed.selector) ?? (await this.read(parsed.selector, generation));
-      if (found === null || !this.digestMatches(found.session, parsed.secret)) return fail('invalid_credentials');
-      const invalid = await this.validity(found.session, found.user, now);
-      if (invalid !== null) return fail(invalid);
-      const resolution = await this.touch(found.session, found.user, now);
-      if (this.cache !== undefined && (!resolution.ok || resolution.session !== found.session)) {
-        // The touch wrote a new version (or found the session changed): never serve the old read.
-        this.cache.forget(parsed.selector);
-        if (resolution.ok) this.cache.set({ session: resolution.session, user: resolution.user }, generation);
+      const cached = this.cache?.get(parsed.selector);
+      if (cached !== undefined) {
+        const resolution = await this.validate(parsed.selector, parsed.secret, cached, now, generation);
+        if (resolution.ok) return resolution;
+        // A cached read only ever admits: a refusal (an expiry another instance's touch may have
+        // slid, a failed digest) is decided again on a fresh read.
+        this.cache!.forget(parsed.selector);
       }
-      return resolution;
+      const found = await this.read(parsed.selector, generation);
+      if (found === null) return fail('invalid_credentials');
+      return await this.validate(parsed.selector, parsed.secret, found, now, generation);
     } catch {
       return fail('service_unavailable');
     }
+  }
+
+  private async validate(
+    selector: string,
+    secret: Uint8Array,
+    found: CachedSession,
+    now: Date,
+    generation: number,
+  ): Promise<SessionResolution> {
+    if (!this.digestMatches(found.session, secret)) return fail('invalid_credentials');
+    const invalid = await this.validity(found.session, found.user, now);
+    if (invalid !== null) return fail(invalid);
+    const resolution = await this.touch(found.session, found.user, now);
+    if (this.cache !== undefined && (!resolution.ok || resolution.session !== found.session)) {
+      // The touch wrote a new version (or found the session changed): never serve the old read.
+      this.cache.forget(selector);
+      if (resolution.ok) this.cache.set({ session: resolution.session, user: resolution.user }, generation);
+    }
+    return resolution;
   }
 
   /** One round trip (a session row always has its user, by foreign key); cached when enabled. */

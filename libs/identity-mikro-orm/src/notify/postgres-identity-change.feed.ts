@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import {
+  IdentityChangeFeed,
+  type IdentityChangeSubscriber,
+  type IdentityChangeSubscription,
+} from '@tessera/identity';
+import { IDENTITY_SESSION_CHANGE_CHANNEL } from '../migrations/migration-20261128000000-identity-session-notify.js';
+
+/** `application_name` of every listener connection (for `pg_stat_activity`). */
+export const CHANGE_LISTENER_APPLICATION_NAME = 'tessera_identity_change_listener';
+
+/** Timing of a {@link PostgresIdentityChangeFeed}'s listener. */
+export interface PostgresIdentityChangeFeedOptions {
+  /**
+   * The listener proves itself every this many milliseconds: it notifies its own heartbeat channel
+   * and waits for the notice, which arrives after every notice committed before it.
+   * @default 500
+   */
+  readonly heartbeatMs?: number;
+  /**
+   * A subscription is live for this long after the send time of the last heartbeat it received:
+   * a listener that stops hearing (a silent network partition) stops the cache within this bound.
+   * @default 1500
+   */
+  readonly leaseMs?: number;
+  /** Longest connect, `LISTEN` or heartbeat round trip before the connection is dropped. @default 2000 */
+  readonly connectTimeoutMs?: number;
+  /** Reconnection backoff starts here and doubles up to `maxBackoffMs`. @default 100 */
+  readonly minBackoffMs?: number;
+  /** @default 5000 */
+  readonly maxBackoffMs?: number;
+}
+
+/** The `pg` client surface the listener uses. */
+interface ListenerClient {
+  query(text: string, values?: readonly unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error' | 'end', listener: (error?: unknown) => void): unknown;
+  end(): Promise<void>;
+  connection?: { stream?: { destroy(): void } };
+}
+
+/** The knex client behind MikroORM, which opens a connection with the pool's settings outside the pool. */
+interface RawConnector {
+  acquireRawConnection(): Promise<ListenerClient>;
+}
+
+function rawConnector(em: EntityManager): RawConnector {
+  return (em.getConnection() as unknown as { getKnex(): { client: RawConnector } }).getKnex().client;
+}
+
+/** Resolves with `promise`, or rejects after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const ALWAYS_LIVE: IdentityChangeSubscription = Object.freeze({ live: true, close: async () => undefined });
+
+/**
+ * The {@link IdentityChangeFeed} of the MikroORM store: the migration's triggers `NOTIFY`
+ * `tessera_identity_session_changes` with the changed users' ids inside every writing transaction;
+ * each subscription `LISTEN`s on a dedicated connection (opened with the pool's settings, outside
+ * the pool) and is live only while a heartbeat sent through that connection came back within the
+ * lease. A lost connection turns the subscription off at once, is reopened with bounded backoff,
+ * and resets the subscriber (notices sent while nobody listened are lost).
+ *
+ * On embedded PGlite the database belongs to this process alone and its socket server delivers a
+ * notice to the committing connection only, so the subscription is always live and the process's
+ * own invalidation of every command is what keeps caches right.
+ *
+ * @example
+ * const subscription = await new PostgresIdentityChangeFeed(em).subscribe(cache);
+ */
+export class PostgresIdentityChangeFeed extends IdentityChangeFeed {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly options: PostgresIdentityChangeFeedOptions = {},
+  ) {
+    super();
+  }
+
+  async subscribe(subscriber: IdentityChangeSubscriber): Promise<IdentityChangeSubscription> {
+    const listener = new ChangeListener(rawConnector(this.em), subscriber, this.options);
+    return (await listener.start()) === 'embedded' ? ALWAYS_LIVE : listener;
+  }
+}
+
+/** One `LISTEN` connection with heartbeat, lease and reconnection. */
+class ChangeListener implements IdentityChangeSubscription {
+  private readonly heartbeatChannel = `tessera_identity_heartbeat_${randomBytes(8).toString('hex')}`;
+  private readonly heartbeatMs: number;
+  private readonly leaseMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly minBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private client: ListenerClient | undefined;
+  private closed = false;
+  private liveUntil = 0;
+  private sequence = 0;
+  private readonly sent = new Map<number, number>();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly connector: RawConnector,
+    private readonly subscriber: IdentityChangeSubscriber,
+    options: PostgresIdentityChangeFeedOptions,
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 500;
+    this.leaseMs = options.leaseMs ?? 1500;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    this.minBackoffMs = options.minBackoffMs ?? 100;
+    this.maxBackoffMs = options.maxBackoffMs ?? 5000;
+  }
+
+  get live(): boolean {
+    return !this.closed && this.client !== undefined && performance.now() < this.liveUntil;
+  }
+
+  /** The first connection attempt; a failure leaves the subscription off and retrying. */
+  async start(): Promise<'embedded' | 'listening' | 'retrying'> {
+    try {
+      return await this.connect();
+    } catch {
+      this.scheduleReconnect();
+      return 'retrying';
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.heartbeatTimer);
+    const client = this.client;
+    this.client = undefined;
+    this.liveUntil = 0;
+    if (client !== undefined) await client.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<'embedded' | 'listening'> {
+    const opening = this.connector.acquireRawConnection();
+    const client = await within(opening, this.connectTimeoutMs, 'connect').catch((error: unknown) => {
+      // A connection that completes after the deadline is closed, never leaked.
+      void opening.then((late) => late.end().catch(() => undefined)).catch(() => undefined);
+      throw error;
+    });
+    try {
+      const [row] = (await within(client.query('select version() as version'), this.connectTimeoutMs, 'version'))
+        .rows;
+      if (/pglite|emscripten|wasm32/i.test(String(row?.['version'] ?? ''))) {
+        await client.end().catch(() => undefined);
+        return 'embedded';
+      }
+      client.on('notification', (message) => this.onNotification(client, message.channel, message.payload ?? ''));
+      client.on('error', () => this.lost(client));
+      client.on('end', () => this.lost(client));
+      await within(
+        client.query(
+          `set application_name = '${CHANGE_LISTENER_APPLICATION_NAME}'; listen "${IDENTITY_SESSION_CHANGE_CHANNEL}"; listen "${this.heartbeatChannel}"`,
+        ),
+        this.connectTimeoutMs,
+        'listen',
+      );
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return 'listening';
+    }
+    this.client = client;
+    this.failures = 0;
+    // Whatever was committed while nobody listened is unknown: start from nothing.
+    this.subscriber.reset();
+    this.heartbeatTimer = setInterval(() => this.heartbeat(client), this.heartbeatMs);
+    this.heartbeatTimer.unref();
+    await this.heartbeat(client);
+    return 'listening';
+  }
+
+  /** Sends the next heartbeat; a failed or unanswered one drops the connection. */
+  private async heartbeat(client: ListenerClient): Promise<void> {
+    if (client !== this.client) return;
+    const oldest = this.sent.keys().next();
+    if (!oldest.done && performance.now() - this.sent.get(oldest.value)! > this.leaseMs) return this.lost(client);
+    const sequence = ++this.sequence;
+    this.sent.set(sequence, performance.now());
+    try {
+      await within(
+        client.query('select pg_notify($1, $2)', [this.heartbeatChannel, String(sequence)]),
+        this.connectTimeoutMs,
+        'heartbeat',
+      );
+    } catch {
+      this.lost(client);
+    }
+  }
+
+  private onNotification(client: ListenerClient, channel: string, payload: string): void {
+    if (client !== this.client) return;
+    if (channel === this.heartbeatChannel) {
+      const sentAt = this.sent.get(Number(payload));
+      if (sentAt === undefined) return;
+      // Every notice committed before this heartbeat has been handled (one queue, commit order).
+      for (const sequence of this.sent.keys()) {
+        if (sequence > Number(payload)) break;
+        this.sent.delete(sequence);
+      }
+      this.liveUntil = Math.max(this.liveUntil, sentAt + this.leaseMs);
+      return;
+    }
+    if (channel !== IDENTITY_SESSION_CHANGE_CHANNEL) return;
+    if (payload === '*') this.subscriber.reset();
+    else this.subscriber.changed(payload.split(','));
+  }
+
+  private lost(client: ListenerClient): void {
+    if (client !== this.client) return;
+    this.client = undefined;
+    this.liveUntil = 0;
+    this.sent.clear();
+    clearInterval(this.heartbeatTimer);
+    client.connection?.stream?.destroy();
+    void client.end().catch(() => undefined);
+    this.subscriber.reset();
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed) return;
+    const delay = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** this.failures++);
+    this.reconnectTimer = setTimeout(() => {
+      this.connect().catch(() => this.scheduleReconnect());
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}
