@@ -1,18 +1,16 @@
 // A Nest app with the identity platform on the PostgreSQL server named by DATABASE_URL (a fresh
 // database per run), one host controller with `GET /guarded` (@RequireIdentity) and `GET /open`,
-// and one seeded passkey session. Prints `<port> <cookie>` when listening.
+// `POST /bench/session` (seeds a passkey session: `{ cookie, csrfToken }`), and one seeded passkey
+// session. Prints one JSON line when listening: `{ port, cookie, peer }`; `peer` is the environment
+// that starts another instance of the same deployment (same database and secrets) with this script.
+// `lifetimes.sessionCacheSeconds` is the library default unless TESSERA_BENCH_SESSION_CACHE_SECONDS is set.
 import 'reflect-metadata';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import { createTestDatabase } from '@tessera/database';
 import { RouterModule } from '@tessera/web';
-import {
-  createNodeIdentityRuntime,
-  IdentityModule,
-  issueSession,
-  RequireIdentity,
-} from '@tessera/identity';
+import { createNodeIdentityRuntime, IdentityModule, issueSession, RequireIdentity } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 // White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
 import { IDENTITY_KERNEL } from '../../libs/identity/dist/identity.tokens.js';
@@ -21,11 +19,17 @@ import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mj
 import { IdentityTestRows } from '@tessera/identity-testing/seed';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/identity-session runs on a PostgreSQL server: set DATABASE_URL');
+const peerOf =
+  process.env.TESSERA_BENCH_PEER_OF === undefined ? undefined : JSON.parse(process.env.TESSERA_BENCH_PEER_OF);
+const cacheSeconds = process.env.TESSERA_BENCH_SESSION_CACHE_SECONDS;
 const identity = benchIdentity({
-  extra: { lifetimes: { sessionCacheSeconds: Number(process.env.TESSERA_BENCH_SESSION_CACHE_SECONDS ?? 0) } },
+  values: peerOf?.values,
+  extra: cacheSeconds === undefined ? {} : { lifetimes: { sessionCacheSeconds: Number(cacheSeconds) } },
 });
-const database = await createTestDatabase({ prefix: 'tessera_bench' });
+const database = peerOf === undefined ? await createTestDatabase({ prefix: 'tessera_bench' }) : undefined;
+const databaseUrl = peerOf?.databaseUrl ?? database.url;
 
+let seed = async () => undefined;
 class HostController {
   guarded() {
     return 'hello';
@@ -33,17 +37,21 @@ class HostController {
   open() {
     return 'hello';
   }
+  session() {
+    return seed();
+  }
 }
 const d = (name) => Object.getOwnPropertyDescriptor(HostController.prototype, name);
 Get('guarded')(HostController.prototype, 'guarded', d('guarded'));
 RequireIdentity()(HostController.prototype, 'guarded', d('guarded'));
 Get('open')(HostController.prototype, 'open', d('open'));
+Post('bench/session')(HostController.prototype, 'session', d('session'));
 Controller()(HostController);
 
 class AppModule {}
 Module({
   imports: [
-    benchDatabaseModule(database.url),
+    benchDatabaseModule(databaseUrl),
     RouterModule.forRoot(),
     IdentityModule.forRoot({
       config: identity.config,
@@ -58,18 +66,23 @@ const app = await NestFactory.create(AppModule, { logger: false });
 await app.listen(0, '127.0.0.1');
 const kernel = app.get(IDENTITY_KERNEL);
 const rows = new IdentityTestRows(app.get(MikroORM).em);
-const userId = await rows.user({ at: new Date() });
-const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
-  userId,
-  assurance: 'passkey',
-  authenticationMethod: 'passkey',
-  authenticatedAt: new Date(),
-  lifetimes: { idleSeconds: 86_400, absoluteSeconds: 86_400 },
-});
-await rows.session(issued.session);
-process.stdout.write(`${app.getHttpServer().address().port} __Host-tessera_session=${issued.cookieToken}\n`);
+const userId = peerOf?.userId ?? (await rows.user({ at: new Date() }));
+seed = async () => {
+  const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
+    userId,
+    assurance: 'passkey',
+    authenticationMethod: 'passkey',
+    authenticatedAt: new Date(),
+    lifetimes: { idleSeconds: 86_400, absoluteSeconds: 86_400 },
+  });
+  await rows.session(issued.session);
+  return { cookie: `__Host-tessera_session=${issued.cookieToken}`, csrfToken: issued.csrfToken };
+};
+const { cookie } = await seed();
+const peer = { databaseUrl, values: identity.values, userId };
+process.stdout.write(`${JSON.stringify({ port: app.getHttpServer().address().port, cookie, peer })}\n`);
 process.on('SIGTERM', async () => {
   await app.close();
-  await database.close();
+  await database?.close();
   process.exit(0);
 });

@@ -23,11 +23,12 @@ const NAMES = [
 const ref = (name) => `env:TESSERA_TEST_${name}`;
 
 /**
- * Random secrets and the identity configuration referring to them; `bootstrapSecret` makes
- * bootstrap pending. `extra` is merged over the configuration.
+ * Random secrets (or `values`, the `values` of another instance of the same deployment) and the
+ * identity configuration referring to them; `bootstrapSecret` makes bootstrap pending. `extra` is
+ * merged over the configuration.
  */
-export function benchIdentity({ bootstrapSecret, extra = {} } = {}) {
-  const values = Object.fromEntries(NAMES.map((name) => [ref(name), randomBytes(24).toString('base64url')]));
+export function benchIdentity({ bootstrapSecret, extra = {}, values: given } = {}) {
+  const values = given ?? Object.fromEntries(NAMES.map((name) => [ref(name), randomBytes(24).toString('base64url')]));
   if (bootstrapSecret !== undefined) values[ref('BOOTSTRAP_SECRET')] = bootstrapSecret;
   const config = {
     environment: 'test',
@@ -47,7 +48,7 @@ export function benchIdentity({ bootstrapSecret, extra = {} } = {}) {
       : { bootstrap: { lifecycle: 'pending', secretRef: ref('BOOTSTRAP_SECRET') } }),
     ...extra,
   };
-  return { config, secrets: createInMemorySecretResolver(values) };
+  return { config, values, secrets: createInMemorySecretResolver(values) };
 }
 
 /**

@@ -34,7 +34,7 @@ export interface IdentityModuleOptions {
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */
 export interface IdentityModuleExtras {
-  /** The store module providing `IdentityStore` and `IdentityRateLimiter`, e.g. `IdentityMikroOrmModule.forRoot()` from `@tessera/identity-mikro-orm`. */
+  /** The store module providing `IdentityStore`, `IdentityRateLimiter` and (for the session cache) `IdentityChangeFeed`, e.g. `IdentityMikroOrmModule.forRoot()` from `@tessera/identity-mikro-orm`. */
   store: DynamicModule | Type<unknown>;
 }
 

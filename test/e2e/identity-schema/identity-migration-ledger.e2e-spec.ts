@@ -22,6 +22,7 @@ const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
 const SCIM = 'tessera_identity_20261127000000_scim';
+const SESSION_NOTIFY = 'tessera_identity_20261128000000_session_notify';
 const TEST_MARKER = { environment: 'test', namespace: 'tessera_test' } as const;
 const VERIFIED = { ok: true, value: undefined };
 const SCHEMA_REFUSED = { ok: false, code: 'internal', refusal: 'schema_version' };
@@ -76,7 +77,14 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
 
     it('records one ledger row per identity migration, with the checksum computed from the migration', async () => {
       const expected = await identityMigrationChecksums(identityMigrations);
-      expect(expected.map(({ name }) => name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+      expect(expected.map(({ name }) => name)).toEqual([
+        INITIAL,
+        LEDGER,
+        DEVICE_RETRY,
+        FEDERATION,
+        SCIM,
+        SESSION_NOTIFY,
+      ]);
       const rows = await sql(
         `select module, version, checksum, applied_at <= statement_timestamp() as applied from tessera_identity.schema_migrations order by version`,
       );
@@ -164,7 +172,9 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       url,
       entities: demoEntities,
       migrations: {
-        list: demoMigrations.filter(({ name }) => ![LEDGER, DEVICE_RETRY, FEDERATION, SCIM].includes(name)),
+        list: demoMigrations.filter(
+          ({ name }) => ![LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY].includes(name),
+        ),
       },
       migrate: 'auto',
     });
@@ -188,7 +198,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       migrate: 'manual',
     });
     try {
-      expect(await runMigrations(after.orm)).toEqual([LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+      expect(await runMigrations(after.orm)).toEqual([LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
       expect(await new MikroOrmIdentityStore(after.orm).verifyEnvironment(TEST_MARKER)).toEqual(VERIFIED);
       expect(await runMigrations(after.orm)).toEqual([]);
     } finally {

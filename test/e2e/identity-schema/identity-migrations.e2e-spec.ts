@@ -39,6 +39,7 @@ const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
 const SCIM = 'tessera_identity_20261127000000_scim';
+const SESSION_NOTIFY = 'tessera_identity_20261128000000_session_notify';
 
 /** Tables of the federation (issue 14) and SCIM (issue 15) migrations, gone after their down(). */
 const SCIM_TABLES = new Set<string>([
@@ -83,7 +84,7 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
 
     it('records the identity migrations under their namespaced names in tessera_identity', async () => {
       const applied = await sql(`select name from "tessera_identity"."mikro_orm_migrations" order by id`);
-      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
     });
 
     it('stores no JSON documents, only timestamptz instants and uuid ids', async () => {
@@ -165,7 +166,22 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
         (await sql(`select version from "tessera_identity"."schema_migrations" order by version`)).map(
           (row) => row.version,
         );
-      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+      const triggers = async () =>
+        (
+          await sql(
+            `select tgname from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace where n.nspname = ? and not t.tgisinternal order by tgname`,
+            [IDENTITY_SCHEMA],
+          )
+        ).map((row) => row.tgname);
+      expect(await triggers()).toEqual([
+        'sessions_notify_delete',
+        'sessions_notify_update',
+        'users_notify_delete',
+        'users_notify_update',
+      ]);
+      await migrator.down();
+      expect([await ledger(), await triggers()]).toEqual([[INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM], []]);
       await migrator.down();
       expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION]);
       expect(await tablesIn(IDENTITY_SCHEMA)).not.toContain('scim_users');
@@ -179,7 +195,7 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
       const beforeFederation = IDENTITY_TABLES.filter((name) => !SCIM_TABLES.has(name));
       expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...beforeFederation, IDENTITY_MIGRATIONS_TABLE].sort());
       await migrator.up();
-      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
     });
 
     it('drops every identity table but keeps the schema holding the migrator table, and up() recreates them', async () => {

@@ -36,6 +36,7 @@ const LEDGER = 'tessera_identity_20261122060000_migration_ledger';
 const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
 const SCIM = 'tessera_identity_20261127000000_scim';
+const SESSION_NOTIFY = 'tessera_identity_20261128000000_session_notify';
 
 /** The environment marker row(s) of the app's database. */
 async function markerOf(app: INestApplication): Promise<Record<string, unknown>[]> {
@@ -77,7 +78,8 @@ async function execute(url: string, statement: string): Promise<Record<string, u
  */
 async function migratedBeforeTheLedger(url: string, marker: { environment: string; namespace: string } | null) {
   const list = IDENTITY_DATABASE.migrations!.list.filter(
-    ({ name }) => name !== LEDGER && name !== DEVICE_RETRY && name !== FEDERATION && name !== SCIM,
+    ({ name }) =>
+      name !== LEDGER && name !== DEVICE_RETRY && name !== FEDERATION && name !== SCIM && name !== SESSION_NOTIFY,
   );
   expect(
     await runMigrations({ ...IDENTITY_DATABASE, url, migrations: { ...IDENTITY_DATABASE.migrations!, list } }),
@@ -164,7 +166,7 @@ describe('identity environment marker and the provision command (identity-model 
     const database = await fresh();
     const options = { database: { ...IDENTITY_DATABASE, url: database.url }, environment: 'production' as const };
     const first = await provisionIdentityDatabase(options);
-    expect(first.applied).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+    expect(first.applied).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
     expect(first.marker).toEqual({ environment: 'production', namespace: 'tessera_production' });
     expect(await provisionIdentityDatabase(options)).toEqual({ applied: [], marker: first.marker });
 
@@ -247,7 +249,13 @@ describe('identity schema version at start (identity-model §9.7)', () => {
     expect(await execute(url, 'select version from tessera_identity.schema_migrations')).toEqual([]);
 
     // `npm run migrate`
-    expect(await runMigrations({ ...IDENTITY_DATABASE, url })).toEqual([LEDGER, DEVICE_RETRY, FEDERATION, SCIM]);
+    expect(await runMigrations({ ...IDENTITY_DATABASE, url })).toEqual([
+      LEDGER,
+      DEVICE_RETRY,
+      FEDERATION,
+      SCIM,
+      SESSION_NOTIFY,
+    ]);
     await expectServes(url);
   });
 
@@ -300,6 +308,7 @@ describe('identity schema version at start (identity-model §9.7)', () => {
       { version: DEVICE_RETRY },
       { version: FEDERATION },
       { version: SCIM },
+      { version: SESSION_NOTIFY },
     ]);
   });
 });

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import {
-  IdentityChangeFeed,
-  type IdentityChangeSubscriber,
-  type IdentityChangeSubscription,
-} from '@tessera/identity';
+import { IdentityChangeFeed, type IdentityChangeSubscriber, type IdentityChangeSubscription } from '@tessera/identity';
 import { IDENTITY_SESSION_CHANGE_CHANNEL } from '../migrations/migration-20261128000000-identity-session-notify.js';
 
 /** `application_name` of every listener connection (for `pg_stat_activity`). */
@@ -15,13 +11,14 @@ export interface PostgresIdentityChangeFeedOptions {
   /**
    * The listener proves itself every this many milliseconds: it notifies its own heartbeat channel
    * and waits for the notice, which arrives after every notice committed before it.
-   * @default 500
+   * @default 250
    */
   readonly heartbeatMs?: number;
   /**
    * A subscription is live for this long after the send time of the last heartbeat it received:
-   * a listener that stops hearing (a silent network partition) stops the cache within this bound.
-   * @default 1500
+   * a listener that stops hearing (a frozen database, a silent network partition) stops the cache
+   * within this bound.
+   * @default 750
    */
   readonly leaseMs?: number;
   /** Longest connect, `LISTEN` or heartbeat round trip before the connection is dropped. @default 2000 */
@@ -106,14 +103,15 @@ class ChangeListener implements IdentityChangeSubscription {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
+  private beating = false;
 
   constructor(
     private readonly connector: RawConnector,
     private readonly subscriber: IdentityChangeSubscriber,
     options: PostgresIdentityChangeFeedOptions,
   ) {
-    this.heartbeatMs = options.heartbeatMs ?? 500;
-    this.leaseMs = options.leaseMs ?? 1500;
+    this.heartbeatMs = options.heartbeatMs ?? 250;
+    this.leaseMs = options.leaseMs ?? 750;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     this.minBackoffMs = options.minBackoffMs ?? 100;
     this.maxBackoffMs = options.maxBackoffMs ?? 5000;
@@ -151,8 +149,7 @@ class ChangeListener implements IdentityChangeSubscription {
       throw error;
     });
     try {
-      const [row] = (await within(client.query('select version() as version'), this.connectTimeoutMs, 'version'))
-        .rows;
+      const [row] = (await within(client.query('select version() as version'), this.connectTimeoutMs, 'version')).rows;
       if (/pglite|emscripten|wasm32/i.test(String(row?.['version'] ?? ''))) {
         await client.end().catch(() => undefined);
         return 'embedded';
@@ -185,13 +182,15 @@ class ChangeListener implements IdentityChangeSubscription {
     return 'listening';
   }
 
-  /** Sends the next heartbeat; a failed or unanswered one drops the connection. */
+  /** Sends the next heartbeat (one at a time); a failed one, or one unanswered past the lease, drops the connection. */
   private async heartbeat(client: ListenerClient): Promise<void> {
     if (client !== this.client) return;
     const oldest = this.sent.keys().next();
     if (!oldest.done && performance.now() - this.sent.get(oldest.value)! > this.leaseMs) return this.lost(client);
+    if (this.beating) return;
     const sequence = ++this.sequence;
     this.sent.set(sequence, performance.now());
+    this.beating = true;
     try {
       await within(
         client.query('select pg_notify($1, $2)', [this.heartbeatChannel, String(sequence)]),
@@ -200,6 +199,8 @@ class ChangeListener implements IdentityChangeSubscription {
       );
     } catch {
       this.lost(client);
+    } finally {
+      if (client === this.client) this.beating = false;
     }
   }
 
@@ -226,6 +227,7 @@ class ChangeListener implements IdentityChangeSubscription {
     this.client = undefined;
     this.liveUntil = 0;
     this.sent.clear();
+    this.beating = false;
     clearInterval(this.heartbeatTimer);
     client.connection?.stream?.destroy();
     void client.end().catch(() => undefined);

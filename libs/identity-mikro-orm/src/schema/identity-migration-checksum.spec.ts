@@ -103,6 +103,7 @@ describe('identityMigrationChecksums', () => {
       { name: 'tessera_identity_20261125000000_device_retry', checksum: RELEASED_DEVICE_RETRY_CHECKSUM },
       { name: 'tessera_identity_20261126000000_federation', checksum: RELEASED_FEDERATION_CHECKSUM },
       { name: 'tessera_identity_20261127000000_scim', checksum: RELEASED_SCIM_CHECKSUM },
+      { name: 'tessera_identity_20261128000000_session_notify', checksum: RELEASED_SESSION_NOTIFY_CHECKSUM },
     ]);
   });
 });
@@ -131,6 +132,8 @@ describe('isIdentityLedgerStatement', () => {
 
 /** SHA-256 of the SCIM migration's SQL (issue 15); frozen like the others once released. */
 const RELEASED_SCIM_CHECKSUM = '78374683406ddb2ffc17811bc9046e0603e47e412e2b2e9a2b0c8996bbb79024';
+/** The session-notify migration's checksum (issue 16 part 2); frozen like the others. */
+const RELEASED_SESSION_NOTIFY_CHECKSUM = 'aa8e5f208ab734456c0ffc7df824824fa91fdb3113d4b49976a4cc8a8b501574';
 
 /** SHA-256 of the federation migration's SQL (issue 14); frozen like the others once released. */
 const RELEASED_FEDERATION_CHECKSUM = '083b2afc53279992b54d2faaaf0c35c53494448d1af562ccbf62dd2e1349ec26';

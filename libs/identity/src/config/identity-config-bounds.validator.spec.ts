@@ -30,7 +30,7 @@ describe('lifetime bounds (identity-model §3)', () => {
       'lifetimes.sessionIdleSeconds must be an integer between 1 and 2592000 (≤ lifetimes.sessionAbsoluteSeconds)',
     ],
     [{ touchIntervalSeconds: DAY + 1 }, 'lifetimes.touchIntervalSeconds'],
-    [{ sessionCacheSeconds: 6 }, 'lifetimes.sessionCacheSeconds must be an integer between 0 and 5'],
+    [{ sessionCacheSeconds: 61 }, 'lifetimes.sessionCacheSeconds must be an integer between 0 and 60'],
     [{ challengeSeconds: 29 }, 'lifetimes.challengeSeconds must be an integer between 30 and 600'],
     [{ challengeSeconds: 601 }, 'lifetimes.challengeSeconds'],
     [{ stepUpWindowSeconds: 901 }, 'lifetimes.stepUpWindowSeconds must be an integer between 1 and 900'],
