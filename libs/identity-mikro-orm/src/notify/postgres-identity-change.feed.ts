@@ -56,8 +56,6 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-const ALWAYS_LIVE: IdentityChangeSubscription = Object.freeze({ live: true, close: async () => undefined });
-
 /**
  * The {@link IdentityChangeFeed} of the MikroORM store: the migration's triggers `NOTIFY`
  * `tessera_identity_session_changes` with the changed users' ids inside every writing transaction;
@@ -67,8 +65,9 @@ const ALWAYS_LIVE: IdentityChangeSubscription = Object.freeze({ live: true, clos
  * and resets the subscriber (notices sent while nobody listened are lost).
  *
  * On embedded PGlite the database belongs to this process alone and its socket server delivers a
- * notice to the committing connection only, so the subscription is always live and the process's
- * own invalidation of every command is what keeps caches right.
+ * notice to the committing connection only, so nothing `LISTEN`s: the process's own invalidation of
+ * every command keeps caches right, and the same connection's heartbeat (`select 1`) keeps the
+ * subscription live only while the database answers.
  *
  * @example
  * const subscription = await new PostgresIdentityChangeFeed(em).subscribe(cache);
@@ -83,11 +82,12 @@ export class PostgresIdentityChangeFeed extends IdentityChangeFeed {
 
   async subscribe(subscriber: IdentityChangeSubscriber): Promise<IdentityChangeSubscription> {
     const listener = new ChangeListener(rawConnector(this.em), subscriber, this.options);
-    return (await listener.start()) === 'embedded' ? ALWAYS_LIVE : listener;
+    await listener.start();
+    return listener;
   }
 }
 
-/** One `LISTEN` connection with heartbeat, lease and reconnection. */
+/** One `LISTEN` connection (none on PGlite) with heartbeat, lease and reconnection. */
 class ChangeListener implements IdentityChangeSubscription {
   private readonly heartbeatChannel = `tessera_identity_heartbeat_${randomBytes(8).toString('hex')}`;
   private readonly heartbeatMs: number;
@@ -104,6 +104,8 @@ class ChangeListener implements IdentityChangeSubscription {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private beating = false;
+  /** PGlite: no `LISTEN`; a heartbeat is acknowledged by its own answer. */
+  private embedded = false;
 
   constructor(
     private readonly connector: RawConnector,
@@ -122,7 +124,7 @@ class ChangeListener implements IdentityChangeSubscription {
   }
 
   /** The first connection attempt; a failure leaves the subscription off and retrying. */
-  async start(): Promise<'embedded' | 'listening' | 'retrying'> {
+  async start(): Promise<'listening' | 'retrying'> {
     try {
       return await this.connect();
     } catch {
@@ -141,7 +143,7 @@ class ChangeListener implements IdentityChangeSubscription {
     if (client !== undefined) await client.end().catch(() => undefined);
   }
 
-  private async connect(): Promise<'embedded' | 'listening'> {
+  private async connect(): Promise<'listening'> {
     const opening = this.connector.acquireRawConnection();
     const client = await within(opening, this.connectTimeoutMs, 'connect').catch((error: unknown) => {
       // A connection that completes after the deadline is closed, never leaked.
@@ -150,20 +152,15 @@ class ChangeListener implements IdentityChangeSubscription {
     });
     try {
       const [row] = (await within(client.query('select version() as version'), this.connectTimeoutMs, 'version')).rows;
-      if (/pglite|emscripten|wasm32/i.test(String(row?.['version'] ?? ''))) {
-        await client.end().catch(() => undefined);
-        return 'embedded';
-      }
+      this.embedded = /pglite|emscripten|wasm32/i.test(String(row?.['version'] ?? ''));
       client.on('notification', (message) => this.onNotification(client, message.channel, message.payload ?? ''));
       client.on('error', () => this.lost(client));
       client.on('end', () => this.lost(client));
-      await within(
-        client.query(
-          `set application_name = '${CHANGE_LISTENER_APPLICATION_NAME}'; listen "${IDENTITY_SESSION_CHANGE_CHANNEL}"; listen "${this.heartbeatChannel}"`,
-        ),
-        this.connectTimeoutMs,
-        'listen',
-      );
+      // PGlite runs every connection on one session: naming this one would rename them all.
+      if (!this.embedded) {
+        const listen = `set application_name = '${CHANGE_LISTENER_APPLICATION_NAME}'; listen "${IDENTITY_SESSION_CHANGE_CHANNEL}"; listen "${this.heartbeatChannel}"`;
+        await within(client.query(listen), this.connectTimeoutMs, 'listen');
+      }
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -192,11 +189,16 @@ class ChangeListener implements IdentityChangeSubscription {
     this.sent.set(sequence, performance.now());
     this.beating = true;
     try {
-      await within(
-        client.query('select pg_notify($1, $2)', [this.heartbeatChannel, String(sequence)]),
-        this.connectTimeoutMs,
-        'heartbeat',
-      );
+      if (this.embedded) {
+        await within(client.query('select 1'), this.connectTimeoutMs, 'heartbeat');
+        this.acknowledge(client, sequence);
+      } else {
+        await within(
+          client.query('select pg_notify($1, $2)', [this.heartbeatChannel, String(sequence)]),
+          this.connectTimeoutMs,
+          'heartbeat',
+        );
+      }
     } catch {
       this.lost(client);
     } finally {
@@ -207,19 +209,24 @@ class ChangeListener implements IdentityChangeSubscription {
   private onNotification(client: ListenerClient, channel: string, payload: string): void {
     if (client !== this.client) return;
     if (channel === this.heartbeatChannel) {
-      const sentAt = this.sent.get(Number(payload));
-      if (sentAt === undefined) return;
       // Every notice committed before this heartbeat has been handled (one queue, commit order).
-      for (const sequence of this.sent.keys()) {
-        if (sequence > Number(payload)) break;
-        this.sent.delete(sequence);
-      }
-      this.liveUntil = Math.max(this.liveUntil, sentAt + this.leaseMs);
+      this.acknowledge(client, Number(payload));
       return;
     }
     if (channel !== IDENTITY_SESSION_CHANGE_CHANNEL) return;
     if (payload === '*') this.subscriber.reset();
     else this.subscriber.changed(payload.split(','));
+  }
+
+  /** Heartbeat `sequence` came back: live until the lease after its send time. */
+  private acknowledge(client: ListenerClient, sequence: number): void {
+    const sentAt = this.sent.get(sequence);
+    if (client !== this.client || sentAt === undefined) return;
+    for (const sent of this.sent.keys()) {
+      if (sent > sequence) break;
+      this.sent.delete(sent);
+    }
+    this.liveUntil = Math.max(this.liveUntil, sentAt + this.leaseMs);
   }
 
   private lost(client: ListenerClient): void {
