@@ -199,6 +199,14 @@ describe(`the session cache across instances (${ON_SERVER ? 'PostgreSQL: LISTEN/
       return;
     }
     expect(await listeners(pair.a)).toBeGreaterThanOrEqual(2);
+    // The listeners read as such in pg_stat_activity (their heartbeat repeats the LISTEN).
+    expect(
+      await count(
+        pair.a,
+        `select count(*)::int n from pg_stat_activity where application_name = ? and query ilike 'listen %' and datname = current_database()`,
+        [CHANGE_LISTENER_APPLICATION_NAME],
+      ),
+    ).toBeGreaterThanOrEqual(2);
     await sql(
       pair.a,
       `select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`,

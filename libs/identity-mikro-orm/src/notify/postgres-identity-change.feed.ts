@@ -193,8 +193,12 @@ class ChangeListener implements IdentityChangeSubscription {
         await within(client.query('select 1'), this.connectTimeoutMs, 'heartbeat');
         this.acknowledge(client, sequence);
       } else {
+        // Repeats the (idempotent) LISTEN, so the connection reads as the listener in `pg_stat_activity.query`;
+        // the channel is this listener's own hex name and the payload a number: nothing to quote.
         await within(
-          client.query('select pg_notify($1, $2)', [this.heartbeatChannel, String(sequence)]),
+          client.query(
+            `listen "${IDENTITY_SESSION_CHANGE_CHANNEL}"; select pg_notify('${this.heartbeatChannel}', '${sequence}')`,
+          ),
           this.connectTimeoutMs,
           'heartbeat',
         );
