@@ -78,6 +78,14 @@ export class PostgresIdentityChangeFeed extends IdentityChangeFeed {
     private readonly options: PostgresIdentityChangeFeedOptions = {},
   ) {
     super();
+    for (const [name, value] of Object.entries(options)) {
+      if (value !== undefined && !(Number.isInteger(value) && value > 0 && value <= 600_000))
+        throw new RangeError(`changeFeed.${name} must be an integer number of milliseconds in 1..600000`);
+    }
+    if ((options.leaseMs ?? 750) <= (options.heartbeatMs ?? 250))
+      throw new RangeError('changeFeed.leaseMs must be longer than changeFeed.heartbeatMs');
+    if ((options.maxBackoffMs ?? 5000) < (options.minBackoffMs ?? 100))
+      throw new RangeError('changeFeed.maxBackoffMs must be at least changeFeed.minBackoffMs');
   }
 
   async subscribe(subscriber: IdentityChangeSubscriber): Promise<IdentityChangeSubscription> {
