@@ -175,19 +175,31 @@ describe(`the session cache across instances (${ON_SERVER ? 'PostgreSQL: LISTEN/
     expect(Math.max(...latencies)).toBeLessThan(ON_SERVER ? 1000 : 100);
   });
 
-  it('sees a write made around Tessera (SQL) on every instance', async () => {
-    const session = await signInAcross(pair.a, pair.b, owner.authenticator);
-    for (const on of [pair.a, pair.b]) expect((await me(on, session)).status).toBe(200);
+  it('sees a write made around Tessera (SQL: a revocation, an idle expiry moved earlier) on every instance', async () => {
+    const revoked = await signInAcross(pair.a, pair.b, owner.authenticator);
+    const expired = await signInAcross(pair.b, pair.a, owner.authenticator);
+    for (const on of [pair.a, pair.b])
+      for (const session of [revoked, expired]) expect((await me(on, session)).status).toBe(200);
     await sql(
       pair.a,
       `update tessera_identity.sessions set state = 'revoked', revoked_at = now(), revoked_reason = 'logout', version = version + 1 where id = ?`,
-      [session.sessionId],
+      [revoked.sessionId],
     );
+    // An operator ending a session by its idle expiry (the apps' clock is frozen at the sign-in time).
+    await sql(pair.a, `update tessera_identity.sessions set idle_expires_at = authenticated_at where id = ?`, [
+      expired.sessionId,
+    ]);
     // On a server every instance is notified; on PGlite (one process) the write is seen once the entry ages out.
-    for (const on of [pair.a, pair.b]) {
-      const { last } = await refusedWithin(on, session, ON_SERVER ? 2000 : 6000);
-      expect([last.status, last.body.error?.code]).toEqual([401, 'session_revoked']);
-    }
+    const bound = ON_SERVER ? 2000 : 6000;
+    const answers = await Promise.all(
+      [pair.a, pair.b].flatMap((on) => [refusedWithin(on, revoked, bound), refusedWithin(on, expired, bound)]),
+    );
+    expect(answers.map(({ last }) => [last.status, last.body.error?.code])).toEqual([
+      [401, 'session_revoked'],
+      [401, 'session_expired'],
+      [401, 'session_revoked'],
+      [401, 'session_expired'],
+    ]);
   });
 
   it('falls back to store reads while the listener connection is lost, with no stale answer, and resumes once it is back', async () => {

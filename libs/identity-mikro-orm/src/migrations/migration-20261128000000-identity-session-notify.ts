@@ -17,7 +17,8 @@ export const IDENTITY_SESSION_CHANGE_CHANNEL = 'tessera_identity_session_changes
  * the notice is delivered on commit only, and it covers every writer: store commands, SCIM effects
  * in writable CTEs, maintenance, an operator's SQL.
  * - `sessions`: an update that changes anything but the idle touch's columns (`last_used_at`,
- *   `idle_expires_at`, `updated_at`, `version`), and the delete of a row that was still usable;
+ *   `updated_at`, `version`, and `idle_expires_at` moved later), and the delete of a row that was
+ *   still usable;
  * - `users`: every update and delete.
  * Statement-level with transition tables: one notice per statement, whatever the row count.
  */
@@ -31,8 +32,9 @@ begin
       where o.state = 'active' and o.idle_expires_at > now() and o.absolute_expires_at > now();
   else
     select string_agg(distinct o.user_id::text, ',') into ids from old_rows o join new_rows n on n.id = o.id
-      where to_jsonb(o) - array['last_used_at', 'idle_expires_at', 'updated_at', 'version']
-        is distinct from to_jsonb(n) - array['last_used_at', 'idle_expires_at', 'updated_at', 'version'];
+      where n.idle_expires_at < o.idle_expires_at
+        or to_jsonb(o) - array['last_used_at', 'idle_expires_at', 'updated_at', 'version']
+          is distinct from to_jsonb(n) - array['last_used_at', 'idle_expires_at', 'updated_at', 'version'];
   end if;
   if ids is not null then
     perform pg_notify('${IDENTITY_SESSION_CHANGE_CHANNEL}', case when octet_length(ids) > 7900 then '*' else ids end);

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import { Logger } from '@nestjs/common';
 import { IdentityChangeFeed, type IdentityChangeSubscriber, type IdentityChangeSubscription } from '@tessera/identity';
 import { IDENTITY_SESSION_CHANGE_CHANNEL } from '../migrations/migration-20261128000000-identity-session-notify.js';
+
+const logger = new Logger('IdentityChangeFeed');
 
 /** `application_name` of every listener connection (for `pg_stat_activity`). */
 export const CHANGE_LISTENER_APPLICATION_NAME = 'tessera_identity_change_listener';
@@ -114,6 +117,7 @@ class ChangeListener implements IdentityChangeSubscription {
   private beating = false;
   /** PGlite: no `LISTEN`; a heartbeat is acknowledged by its own answer. */
   private embedded = false;
+  private wasLost = false;
 
   constructor(
     private readonly connector: RawConnector,
@@ -158,12 +162,12 @@ class ChangeListener implements IdentityChangeSubscription {
       void opening.then((late) => late.end().catch(() => undefined)).catch(() => undefined);
       throw error;
     });
+    client.on('notification', (message) => this.onNotification(client, message.channel, message.payload ?? ''));
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
     try {
       const [row] = (await within(client.query('select version() as version'), this.connectTimeoutMs, 'version')).rows;
       this.embedded = /pglite|emscripten|wasm32/i.test(String(row?.['version'] ?? ''));
-      client.on('notification', (message) => this.onNotification(client, message.channel, message.payload ?? ''));
-      client.on('error', () => this.lost(client));
-      client.on('end', () => this.lost(client));
       // PGlite runs every connection on one session: naming this one would rename them all.
       if (!this.embedded) {
         const listen = `set application_name = '${CHANGE_LISTENER_APPLICATION_NAME}'; listen "${IDENTITY_SESSION_CHANGE_CHANNEL}"; listen "${this.heartbeatChannel}"`;
@@ -178,7 +182,9 @@ class ChangeListener implements IdentityChangeSubscription {
       return 'listening';
     }
     this.client = client;
+    if (this.failures > 0 || this.wasLost) logger.log('Session cache listener connected again: the cache is back on');
     this.failures = 0;
+    this.wasLost = false;
     // Whatever was committed while nobody listened is unknown: start from nothing.
     this.subscriber.reset();
     this.heartbeatTimer = setInterval(() => this.heartbeat(client), this.heartbeatMs);
@@ -243,6 +249,9 @@ class ChangeListener implements IdentityChangeSubscription {
 
   private lost(client: ListenerClient): void {
     if (client !== this.client) return;
+    // A fixed message: the driver's error text may name hosts or users.
+    logger.warn('Session cache listener lost: every request reads the store until it reconnects');
+    this.wasLost = true;
     this.client = undefined;
     this.liveUntil = 0;
     this.sent.clear();
