@@ -38,7 +38,7 @@ interface ListenerClient {
   on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
   on(event: 'error' | 'end', listener: (error?: unknown) => void): unknown;
   end(): Promise<void>;
-  connection?: { stream?: { destroy(): void } };
+  connection?: { stream?: { destroy(): void; unref?(): void } };
 }
 
 /** The knex client behind MikroORM, which opens a connection with the pool's settings outside the pool. */
@@ -162,6 +162,8 @@ class ChangeListener implements IdentityChangeSubscription {
       void opening.then((late) => late.end().catch(() => undefined)).catch(() => undefined);
       throw error;
     });
+    // The listener never keeps a process alive on its own (an app that is never closed, a script).
+    client.connection?.stream?.unref?.();
     client.on('notification', (message) => this.onNotification(client, message.channel, message.payload ?? ''));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
