@@ -1,6 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import request from 'supertest';
 import { MikroORM } from '@mikro-orm/core';
+import { refusedWithin } from '../../support/session-polling.js';
 import { bootIdentityApp, seedPasskeySession, TEST_ORIGIN, type IdentityTestApp } from '../../support/identity-app.js';
 
 /** A write made behind the app's back, as another process (or an operator) would make it. */
@@ -18,17 +19,6 @@ async function revokeBehindTheAppsBack(identity: IdentityTestApp, sessionId: str
 const me = (identity: IdentityTestApp, cookie: string) =>
   request(identity.app.getHttpServer()).get('/identity/v1/me').set('cookie', cookie);
 
-/** Asks `/me` until it refuses or `ms` passed: the last answer and how long the refusal took. */
-async function refusedWithin(identity: IdentityTestApp, cookie: string, ms: number) {
-  const started = performance.now();
-  let last = await me(identity, cookie);
-  while (last.status === 200 && performance.now() - started < ms) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    last = await me(identity, cookie);
-  }
-  return { elapsed: performance.now() - started, last };
-}
-
 const ON_SERVER = Boolean(process.env.DATABASE_URL);
 
 describe(`lifetimes.sessionCacheSeconds (the session read cache, on by default; ${ON_SERVER ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -40,7 +30,7 @@ describe(`lifetimes.sessionCacheSeconds (the session read cache, on by default; 
     const session = await seedPasskeySession(identity);
     expect((await me(identity, session.cookie)).status).toBe(200);
     await revokeBehindTheAppsBack(identity, session.sessionId);
-    const { last } = await refusedWithin(identity, session.cookie, ON_SERVER ? 2000 : 6500);
+    const { last } = await refusedWithin(() => me(identity!, session.cookie), ON_SERVER ? 2000 : 6500);
     expect([last.status, last.body.error?.code]).toEqual([401, 'session_revoked']);
   });
 
@@ -49,7 +39,7 @@ describe(`lifetimes.sessionCacheSeconds (the session read cache, on by default; 
     const session = await seedPasskeySession(identity);
     expect((await me(identity, session.cookie)).status).toBe(200);
     await revokeBehindTheAppsBack(identity, session.sessionId);
-    const { last } = await refusedWithin(identity, session.cookie, 1500);
+    const { last } = await refusedWithin(() => me(identity!, session.cookie), 1500);
     expect([last.status, last.body.error?.code]).toEqual([401, 'session_revoked']);
   });
 

@@ -3,8 +3,8 @@ import request from 'supertest';
 import { MikroORM } from '@mikro-orm/core';
 import { IdentityInvitations } from '@tessera/identity';
 import { CHANGE_LISTENER_APPLICATION_NAME } from '@tessera/identity-mikro-orm';
-import type { IdentityKernel } from '../../../libs/identity/src/identity-kernel.js';
-import { IDENTITY_KERNEL } from '../../../libs/identity/src/identity.tokens.js';
+import { identityKernelOf } from '../../support/identity-kernel.js';
+import { refusedWithin } from '../../support/session-polling.js';
 import type { SessionValidationCache } from '../../../libs/identity/src/sessions/session-validation.cache.js';
 import type { IdentityTestApp } from '../../support/identity-app.js';
 import { post, type TestSession } from '../../support/passkey-client.js';
@@ -26,7 +26,7 @@ function sql(on: IdentityTestApp, text: string, params: unknown[] = []): Promise
 
 /** The instance's session cache. */
 function cacheOf(on: IdentityTestApp): SessionValidationCache {
-  return on.app.get<IdentityKernel>(IDENTITY_KERNEL).sessionCache;
+  return identityKernelOf(on.app).sessionCache;
 }
 
 async function listeners(on: IdentityTestApp): Promise<number> {
@@ -43,17 +43,6 @@ async function until(condition: () => boolean, ms: number): Promise<void> {
     if (performance.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-/** Asks `on` for `/me` until it refuses (or `ms` passed): the last answer and how long the refusal took. */
-async function refusedWithin(on: IdentityTestApp, session: TestSession, ms: number) {
-  const started = performance.now();
-  let last = await me(on, session);
-  while (last.status === 200 && performance.now() - started < ms) {
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    last = await me(on, session);
-  }
-  return { latency: performance.now() - started, last };
 }
 
 function revoke(on: IdentityTestApp, session: TestSession, sessionId: string) {
@@ -91,11 +80,11 @@ describe('two app instances on one database (default configuration)', () => {
     const second = await signInAcross(pair.b, pair.b, owner.authenticator);
     expect((await me(pair.b, second)).status).toBe(200);
     expect((await revoke(pair.a, first, second.sessionId)).status).toBe(200);
-    const revoked = (await refusedWithin(pair.b, second, 2000)).last;
+    const revoked = (await refusedWithin(() => me(pair.b, second), 2000)).last;
     expect([revoked.status, revoked.body.error?.code]).toEqual([401, 'session_revoked']);
     expect((await me(pair.a, first)).status).toBe(200);
     expect((await post(pair.b, '/identity/v1/logout', first).send({})).status).toBe(200);
-    const loggedOut = (await refusedWithin(pair.a, first, 2000)).last;
+    const loggedOut = (await refusedWithin(() => me(pair.a, first), 2000)).last;
     expect([loggedOut.status, loggedOut.body.error?.code]).toEqual([401, 'session_revoked']);
   });
 
@@ -167,7 +156,7 @@ describe(`the session cache across instances (${ON_SERVER ? 'PostgreSQL: LISTEN/
       // B holds the session's read in its cache.
       for (let i = 0; i < 3; i++) expect((await me(pair.b, cached)).status).toBe(200);
       expect((await revoke(pair.a, keeper, cached.sessionId)).status).toBe(200);
-      const { latency, last } = await refusedWithin(pair.b, cached, 2000);
+      const { latency, last } = await refusedWithin(() => me(pair.b, cached), 2000);
       expect([last.status, last.body.error?.code]).toEqual([401, 'session_revoked']);
       latencies.push(latency);
     }
@@ -192,7 +181,10 @@ describe(`the session cache across instances (${ON_SERVER ? 'PostgreSQL: LISTEN/
     // On a server every instance is notified; on PGlite (one process) the write is seen once the entry ages out.
     const bound = ON_SERVER ? 2000 : 6000;
     const answers = await Promise.all(
-      [pair.a, pair.b].flatMap((on) => [refusedWithin(on, revoked, bound), refusedWithin(on, expired, bound)]),
+      [pair.a, pair.b].flatMap((on) => [
+        refusedWithin(() => me(on, revoked), bound),
+        refusedWithin(() => me(on, expired), bound),
+      ]),
     );
     expect(answers.map(({ last }) => [last.status, last.body.error?.code])).toEqual([
       [401, 'session_revoked'],
@@ -239,7 +231,7 @@ describe(`the session cache across instances (${ON_SERVER ? 'PostgreSQL: LISTEN/
     const keeper = await signInAcross(pair.a, pair.a, owner.authenticator);
     for (let i = 0; i < 3; i++) expect((await me(pair.b, next)).status).toBe(200);
     expect((await revoke(pair.a, keeper, next.sessionId)).status).toBe(200);
-    const { last } = await refusedWithin(pair.b, next, 2000);
+    const { last } = await refusedWithin(() => me(pair.b, next), 2000);
     expect(last.status).toBe(401);
   });
 

