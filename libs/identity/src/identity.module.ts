@@ -78,7 +78,7 @@ const kernelProvider: Provider = {
     );
     const audit = new AuditEventBuilder(runtime, keys.auditKey, config.audit);
     const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
-    await sessionCache.attach(changeFeed ?? undefined);
+    await sessionCache.attach(changeFeed);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
     return {
       config,
