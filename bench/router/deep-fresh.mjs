@@ -24,7 +24,6 @@ const subjects = [tessera, rou3Compiled, findMyWayCompiled].map((adapter) => ({
   router: adapter.create(routes),
 }));
 
-let sink = 0;
 const state = { sink: 0 };
 /** A loop compiled anew for each (router, cell), so no two routers share type feedback. */
 const loop = (body) =>
@@ -61,7 +60,7 @@ const sample = (key, run) => {
   samples.set(key, [...(samples.get(key) ?? []), ns]);
 };
 for (let round = 0; round < rounds; round++) {
-  for (const { name, router } of round % 2 ? [...subjects].reverse() : subjects) {
+  for (const { name } of round % 2 ? [...subjects].reverse() : subjects) {
     sample(`${name}|literal`, cells[`${name}|literal`]);
     sample(`${name}|fresh`, cells[`${name}|fresh`]);
   }
@@ -83,4 +82,4 @@ for (const { name } of subjects)
 console.log(
   `| \`path.split('/')\` alone | ${m('split|literal').toFixed(1)} ns | ${(m('split|fresh') - decode).toFixed(1)} ns |`,
 );
-if (sink + state.sink === 0) console.log('');
+if (state.sink === 0) console.log('');
