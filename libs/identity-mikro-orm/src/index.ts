@@ -19,6 +19,9 @@ export { PostgresRateLimiter } from './rate-limit/postgres-rate-limiter.js';
 export type { PostgresRateLimiterOptions } from './rate-limit/postgres-rate-limiter.js';
 export { MikroOrmIdentityStore } from './store/mikro-orm-identity.store.js';
 export { IdentityMikroOrmModule } from './identity-mikro-orm.module.js';
-export { CHANGE_LISTENER_APPLICATION_NAME, PostgresIdentityChangeFeed } from './notify/postgres-identity-change.feed.js';
+export {
+  CHANGE_LISTENER_APPLICATION_NAME,
+  PostgresIdentityChangeFeed,
+} from './notify/postgres-identity-change.feed.js';
 export type { PostgresIdentityChangeFeedOptions } from './notify/postgres-identity-change.feed.js';
 export { IDENTITY_SESSION_CHANGE_CHANNEL } from './migrations/migration-20261128000000-identity-session-notify.js';

@@ -47,12 +47,7 @@ import { IdentityChangeFeed } from './store/identity-change-feed.port.js';
 
 const kernelProvider: Provider = {
   provide: IDENTITY_KERNEL,
-  inject: [
-    IDENTITY_MODULE_OPTIONS,
-    IdentityStore,
-    IdentityRateLimiter,
-    { token: IdentityChangeFeed, optional: true },
-  ],
+  inject: [IDENTITY_MODULE_OPTIONS, IdentityStore, IdentityRateLimiter, { token: IdentityChangeFeed, optional: true }],
   useFactory: async (
     options: IdentityModuleOptions,
     store: IdentityStore,
