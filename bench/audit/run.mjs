@@ -12,16 +12,11 @@ import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import { createTestDatabase } from '@tessera/database';
 import { RouterModule } from '@tessera/web';
-import {
-  createNodeIdentityRuntime,
-  encodeAuditCursor,
-  IdentityModule,
-  issueSession,
-} from '@tessera/identity';
+import { createNodeIdentityRuntime, encodeAuditCursor, IdentityModule } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 // White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
 import { IDENTITY_KERNEL } from '../../libs/identity/dist/identity.tokens.js';
-import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
+import { benchDatabaseModule, benchIdentity, benchPasskeySession } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '@tessera/identity-testing/seed';
 
@@ -61,14 +56,7 @@ try {
   const userId = await rows.user({ at: new Date() });
   const organizationId = await rows.organization();
   await rows.membership(organizationId, userId, { role: 'admin' });
-  const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
-    userId,
-    assurance: 'passkey',
-    authenticationMethod: 'passkey',
-    authenticatedAt: new Date(),
-    lifetimes: { idleSeconds: 86_400, absoluteSeconds: 86_400 },
-  });
-  await rows.session(issued.session);
+  const issued = await benchPasskeySession(kernel, rows, userId);
 
   // Four events per instant, 7 s apart; ids are UUIDv7 of their instant with md5-derived low bits.
   let started = performance.now();

@@ -10,11 +10,11 @@ import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import { createTestDatabase } from '@tessera/database';
 import { RouterModule } from '@tessera/web';
-import { createNodeIdentityRuntime, IdentityModule, issueSession, RequireIdentity } from '@tessera/identity';
+import { createNodeIdentityRuntime, IdentityModule, RequireIdentity } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 // White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
 import { IDENTITY_KERNEL } from '../../libs/identity/dist/identity.tokens.js';
-import { benchDatabaseModule, benchIdentity } from '../support/identity-bench.mjs';
+import { benchDatabaseModule, benchIdentity, benchPasskeySession } from '../support/identity-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '@tessera/identity-testing/seed';
 
@@ -68,14 +68,7 @@ const kernel = app.get(IDENTITY_KERNEL);
 const rows = new IdentityTestRows(app.get(MikroORM).em);
 const userId = peerOf?.userId ?? (await rows.user({ at: new Date() }));
 seed = async () => {
-  const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
-    userId,
-    assurance: 'passkey',
-    authenticationMethod: 'passkey',
-    authenticatedAt: new Date(),
-    lifetimes: { idleSeconds: 86_400, absoluteSeconds: 86_400 },
-  });
-  await rows.session(issued.session);
+  const issued = await benchPasskeySession(kernel, rows, userId);
   return { cookie: `__Host-tessera_session=${issued.cookieToken}`, csrfToken: issued.csrfToken };
 };
 const { cookie } = await seed();

@@ -3,7 +3,7 @@
 // and the database module of a fresh PostgreSQL database with the identity schema.
 import { randomBytes } from 'node:crypto';
 import { DatabaseModule } from '@tessera/database';
-import { createInMemorySecretResolver } from '@tessera/identity';
+import { createInMemorySecretResolver, issueSession } from '@tessera/identity';
 import {
   IDENTITY_MIGRATIONS_TABLE,
   IDENTITY_SCHEMA,
@@ -68,4 +68,20 @@ export function benchDatabaseModule(url, pool, options = {}) {
       silent: true,
     },
   });
+}
+
+/**
+ * Issues a day-long passkey session for `userId` with the app's kernel and stores it through
+ * `rows` (`IdentityTestRows`): `{ cookieToken, csrfToken, session }` of `issueSession`.
+ */
+export async function benchPasskeySession(kernel, rows, userId) {
+  const issued = issueSession(kernel.runtime, kernel.keys.sessionPepper, {
+    userId,
+    assurance: 'passkey',
+    authenticationMethod: 'passkey',
+    authenticatedAt: new Date(),
+    lifetimes: { idleSeconds: 86_400, absoluteSeconds: 86_400 },
+  });
+  await rows.session(issued.session);
+  return issued;
 }
