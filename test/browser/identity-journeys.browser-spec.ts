@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import {
   expectHardenedPage,
   expectServedAsHtml,
@@ -43,6 +44,7 @@ import {
   signIn,
   signInButton,
   signOutWith,
+  typedByHand,
   uuidV7,
   waitForApi,
   type EnrollmentCreated,
@@ -121,6 +123,14 @@ describe('identity demo pages in Chromium', () => {
     expect(shown).toEqual(replacementRecoveryCodes);
     expect(await sessionStorageItem(page, CSRF_KEY)).toBeNull();
     await screenshot(page, 'bootstrap-codes');
+    // "Download as .txt" saves the ten codes, made in the page.
+    const saving = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download as .txt' }).click();
+    const download = await saving;
+    expect(download.suggestedFilename()).toMatch(/^tessera-recovery-codes-.+\.txt$/);
+    const saved = readFileSync((await download.path())!, 'utf8');
+    for (const code of shown) expect(saved).toContain(code);
+    expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(true);
 
     // Shown once: nothing of them is kept by the page, and a reload shows the form again.
     const stored = await storedPageState(page);
@@ -212,7 +222,7 @@ describe('identity demo pages in Chromium', () => {
     const [used, spare] = journey.codes;
     const usedResponse = waitForApi(page, 'POST', API.recoveryUse);
     const finished = waitForApi(page, 'POST', API.registrationFinish);
-    await submitRecovery(page, used!, 'Recovered phone');
+    await submitRecovery(page, typedByHand(used!), 'Recovered phone');
     const use = await usedResponse;
     expect(use.status()).toBe(200);
     expect(((await use.json()) as { assurance: string }).assurance).toBe('recovery');

@@ -54,16 +54,17 @@ export function newTestCredential(input: { userId: string } & Partial<NewCredent
 }
 
 /**
- * `count` recovery codes as the service stores them: an 11-character public selector and a keyed
- * digest of the secret.
+ * `count` recovery codes as the service stores them: a keyed digest of the secret, found by it.
+ * With `legacy`, codes of the earlier `<selector>.<secret>` format: each also has an 11-character
+ * public selector.
  *
  * @example
  * await store.replaceRecoveryCodes({ userId, expectedGeneration: -1, codes: newTestRecoveryCodes(), at, audit });
  */
-export function newTestRecoveryCodes(count = 10): NewRecoveryCode[] {
+export function newTestRecoveryCodes(count = 10, options: { legacy?: boolean } = {}): NewRecoveryCode[] {
   return Array.from({ length: count }, () => ({
     id: testUuidV7(),
-    publicSelector: testBase64Url(8),
+    ...(options.legacy === true ? { publicSelector: testBase64Url(8) } : {}),
     secretDigest: testDigest(),
   }));
 }

@@ -134,10 +134,20 @@ export async function shownRecoveryCodes(page: Page): Promise<string[]> {
   return page.locator('#codes-list li').allTextContents();
 }
 
-/** Checks a set of recovery codes as shown: ten of them, all distinct. */
+/** A recovery code as shown (issue 17): 26 Crockford base32 characters in groups of 5-5-5-5-6. */
+export const SHOWN_RECOVERY_CODE =
+  /^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{6}$/;
+
+/** Checks a set of recovery codes as shown: ten readable codes, all distinct. */
 export function expectTenDistinctCodes(codes: readonly string[]): void {
   expect(codes).toHaveLength(10);
   expect(new Set(codes).size).toBe(10);
+  for (const code of codes) expect(code).toMatch(SHOWN_RECOVERY_CODE);
+}
+
+/** How a person might type a shown code: lower case, groups split by spaces, O for 0 and l for 1. */
+export function typedByHand(code: string): string {
+  return code.replaceAll('-', ' ').replaceAll('0', 'O').replaceAll('1', 'l').toLowerCase();
 }
 
 /** A fresh canonical UUIDv7 (identity-http §1) naming nothing that exists. */

@@ -23,6 +23,7 @@ const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
 const SCIM = 'tessera_identity_20261127000000_scim';
 const SESSION_NOTIFY = 'tessera_identity_20261128000000_session_notify';
+const RECOVERY_CODE_DIGEST = 'tessera_identity_20261129000000_recovery_code_digest';
 const TEST_MARKER = { environment: 'test', namespace: 'tessera_test' } as const;
 const VERIFIED = { ok: true, value: undefined };
 const SCHEMA_REFUSED = { ok: false, code: 'internal', refusal: 'schema_version' };
@@ -84,6 +85,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
         FEDERATION,
         SCIM,
         SESSION_NOTIFY,
+        RECOVERY_CODE_DIGEST,
       ]);
       const rows = await sql(
         `select module, version, checksum, applied_at <= statement_timestamp() as applied from tessera_identity.schema_migrations order by version`,
@@ -173,7 +175,7 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       entities: demoEntities,
       migrations: {
         list: demoMigrations.filter(
-          ({ name }) => ![LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY].includes(name),
+          ({ name }) => ![LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY, RECOVERY_CODE_DIGEST].includes(name),
         ),
       },
       migrate: 'auto',
@@ -198,7 +200,14 @@ describe(`identity migration ledger (${process.env.DATABASE_URL ? 'PostgreSQL' :
       migrate: 'manual',
     });
     try {
-      expect(await runMigrations(after.orm)).toEqual([LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+      expect(await runMigrations(after.orm)).toEqual([
+        LEDGER,
+        DEVICE_RETRY,
+        FEDERATION,
+        SCIM,
+        SESSION_NOTIFY,
+        RECOVERY_CODE_DIGEST,
+      ]);
       expect(await new MikroOrmIdentityStore(after.orm).verifyEnvironment(TEST_MARKER)).toEqual(VERIFIED);
       expect(await runMigrations(after.orm)).toEqual([]);
     } finally {

@@ -40,6 +40,7 @@ const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
 const SCIM = 'tessera_identity_20261127000000_scim';
 const SESSION_NOTIFY = 'tessera_identity_20261128000000_session_notify';
+const RECOVERY_CODE_DIGEST = 'tessera_identity_20261129000000_recovery_code_digest';
 
 /** Tables of the federation (issue 14) and SCIM (issue 15) migrations, gone after their down(). */
 const SCIM_TABLES = new Set<string>([
@@ -84,7 +85,15 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
 
     it('records the identity migrations under their namespaced names in tessera_identity', async () => {
       const applied = await sql(`select name from "tessera_identity"."mikro_orm_migrations" order by id`);
-      expect(applied.map((row) => row.name)).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+      expect(applied.map((row) => row.name)).toEqual([
+        INITIAL,
+        LEDGER,
+        DEVICE_RETRY,
+        FEDERATION,
+        SCIM,
+        SESSION_NOTIFY,
+        RECOVERY_CODE_DIGEST,
+      ]);
     });
 
     it('stores no JSON documents, only timestamptz instants and uuid ids', async () => {
@@ -166,7 +175,15 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
         (await sql(`select version from "tessera_identity"."schema_migrations" order by version`)).map(
           (row) => row.version,
         );
-      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+      expect(await ledger()).toEqual([
+        INITIAL,
+        LEDGER,
+        DEVICE_RETRY,
+        FEDERATION,
+        SCIM,
+        SESSION_NOTIFY,
+        RECOVERY_CODE_DIGEST,
+      ]);
       const triggers = async () =>
         (
           await sql(
@@ -180,6 +197,17 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
         'users_notify_delete',
         'users_notify_update',
       ]);
+      const selectorNullable = async () =>
+        (
+          await sql(
+            `select is_nullable from information_schema.columns where table_schema = ? and table_name = 'recovery_codes' and column_name = 'public_selector'`,
+            [IDENTITY_SCHEMA],
+          )
+        )[0]?.is_nullable;
+      expect(await selectorNullable()).toBe('YES');
+      await migrator.down();
+      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+      expect(await selectorNullable()).toBe('NO');
       await migrator.down();
       expect([await ledger(), await triggers()]).toEqual([[INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM], []]);
       await migrator.down();
@@ -195,7 +223,15 @@ describe(`identity schema migrations (${process.env.DATABASE_URL ? 'PostgreSQL' 
       const beforeFederation = IDENTITY_TABLES.filter((name) => !SCIM_TABLES.has(name));
       expect(await tablesIn(IDENTITY_SCHEMA)).toEqual([...beforeFederation, IDENTITY_MIGRATIONS_TABLE].sort());
       await migrator.up();
-      expect(await ledger()).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+      expect(await ledger()).toEqual([
+        INITIAL,
+        LEDGER,
+        DEVICE_RETRY,
+        FEDERATION,
+        SCIM,
+        SESSION_NOTIFY,
+        RECOVERY_CODE_DIGEST,
+      ]);
     });
 
     it('drops every identity table but keeps the schema holding the migrator table, and up() recreates them', async () => {

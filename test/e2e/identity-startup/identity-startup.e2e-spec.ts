@@ -37,6 +37,7 @@ const DEVICE_RETRY = 'tessera_identity_20261125000000_device_retry';
 const FEDERATION = 'tessera_identity_20261126000000_federation';
 const SCIM = 'tessera_identity_20261127000000_scim';
 const SESSION_NOTIFY = 'tessera_identity_20261128000000_session_notify';
+const RECOVERY_CODE_DIGEST = 'tessera_identity_20261129000000_recovery_code_digest';
 
 /** The environment marker row(s) of the app's database. */
 async function markerOf(app: INestApplication): Promise<Record<string, unknown>[]> {
@@ -79,7 +80,12 @@ async function execute(url: string, statement: string): Promise<Record<string, u
 async function migratedBeforeTheLedger(url: string, marker: { environment: string; namespace: string } | null) {
   const list = IDENTITY_DATABASE.migrations!.list.filter(
     ({ name }) =>
-      name !== LEDGER && name !== DEVICE_RETRY && name !== FEDERATION && name !== SCIM && name !== SESSION_NOTIFY,
+      name !== LEDGER &&
+      name !== DEVICE_RETRY &&
+      name !== FEDERATION &&
+      name !== SCIM &&
+      name !== SESSION_NOTIFY &&
+      name !== RECOVERY_CODE_DIGEST,
   );
   expect(
     await runMigrations({ ...IDENTITY_DATABASE, url, migrations: { ...IDENTITY_DATABASE.migrations!, list } }),
@@ -166,7 +172,15 @@ describe('identity environment marker and the provision command (identity-model 
     const database = await fresh();
     const options = { database: { ...IDENTITY_DATABASE, url: database.url }, environment: 'production' as const };
     const first = await provisionIdentityDatabase(options);
-    expect(first.applied).toEqual([INITIAL, LEDGER, DEVICE_RETRY, FEDERATION, SCIM, SESSION_NOTIFY]);
+    expect(first.applied).toEqual([
+      INITIAL,
+      LEDGER,
+      DEVICE_RETRY,
+      FEDERATION,
+      SCIM,
+      SESSION_NOTIFY,
+      RECOVERY_CODE_DIGEST,
+    ]);
     expect(first.marker).toEqual({ environment: 'production', namespace: 'tessera_production' });
     expect(await provisionIdentityDatabase(options)).toEqual({ applied: [], marker: first.marker });
 
@@ -255,6 +269,7 @@ describe('identity schema version at start (identity-model §9.7)', () => {
       FEDERATION,
       SCIM,
       SESSION_NOTIFY,
+      RECOVERY_CODE_DIGEST,
     ]);
     await expectServes(url);
   });
@@ -309,6 +324,7 @@ describe('identity schema version at start (identity-model §9.7)', () => {
       { version: FEDERATION },
       { version: SCIM },
       { version: SESSION_NOTIFY },
+      { version: RECOVERY_CODE_DIGEST },
     ]);
   });
 });

@@ -36,6 +36,7 @@ import {
   registeredSources,
   signInSession,
 } from './registration-gate-fixtures.js';
+import { RECOVERY_CODE, recoveryCodeDigest } from '../recovery/recovery-e2e.support.js';
 
 const CLEARED_SESSION_COOKIE = /^__Host-tessera_session=; Max-Age=0;/;
 
@@ -81,7 +82,7 @@ describe('passkey registration gate (identity-http §4.3) under invitation_only'
       const codes = res.body.replacementRecoveryCodes as string[];
       expect(codes).toHaveLength(10);
       expect(new Set(codes).size).toBe(10);
-      for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{22}$/);
+      for (const code of codes) expect(code).toMatch(RECOVERY_CODE);
       const cookies = setCookiesOf(res);
       expect(cookies.filter((cookie) => CLEARED_SESSION_COOKIE.test(cookie))).toHaveLength(1);
       expect(cookies).toContain(CLEARED_CEREMONY_COOKIE);
@@ -101,11 +102,11 @@ describe('passkey registration gate (identity-http §4.3) under invitation_only'
         [userId],
       );
       expect(stored).toHaveLength(10);
-      expect(new Set(stored.map((row) => row['public_selector']))).toEqual(
-        new Set(codes.map((code) => code.split('.')[0])),
+      expect(new Set(stored.map((row) => row['secret_digest_encoded']))).toEqual(
+        new Set(codes.map((code) => recoveryCodeDigest(identity, code))),
       );
-      expect(stored.every((row) => row['state'] === 'active')).toBe(true);
-      expect(JSON.stringify(stored)).not.toContain(codes[0]!.split('.')[1]);
+      expect(stored.every((row) => row['state'] === 'active' && row['public_selector'] === null)).toBe(true);
+      expect(JSON.stringify(stored)).not.toContain(codes[0]!.replaceAll('-', ''));
       expect((await registeredSources(identity, userId)).filter((source) => source === 'bootstrap')).toHaveLength(1);
       const completed = await rowsOf(identity).count(
         'audit_events',

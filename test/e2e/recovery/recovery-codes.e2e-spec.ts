@@ -2,6 +2,8 @@ import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_RATE_LIMITS } from '@tessera/identity';
 import { bootIdentityApp, sessionCookieOf, type IdentityTestApp } from '../../support/identity-app.js';
+import { bootIdentityHostApp } from '../../support/identity-host-app.js';
+import { identityKernelOf } from '../../support/identity-kernel.js';
 import { passkeyOwner, post, registrationStart, sessionOf } from '../../support/passkey-client.js';
 import {
   auditsOf,
@@ -11,19 +13,18 @@ import {
   plusMinutes,
   read,
   RECOVERY_CODE,
+  recoveryCodeDigest,
+  recoveryCodeRow,
   recoveryCodeRows,
+  recoverySecretOf,
   rowsOf,
   SESSION_CREATED_KEYS,
   unsafe,
+  wrongRecoveryCode,
 } from './recovery-e2e.support.js';
 
 const USE = '/identity/v1/recovery/codes/use';
 const REPLACE = '/identity/v1/recovery/codes/replace';
-
-/** `code` with its secret half replaced by another well-formed 16-byte secret. */
-function wrongSecret(code: string): string {
-  return `${code.split('.')[0]}.${randomBytes(16).toString('base64url')}`;
-}
 
 describe('recovery codes (routes 16–17)', () => {
   let identity: IdentityTestApp;
@@ -36,13 +37,7 @@ describe('recovery codes (routes 16–17)', () => {
 
   const codeRows = (userId: string) => recoveryCodeRows(identity, userId);
 
-  const row = async (code: string) =>
-    (
-      await rowsOf(identity).sql(
-        'select state, version, consumed_at from tessera_identity.recovery_codes where public_selector = ?',
-        [code.split('.')[0]],
-      )
-    )[0];
+  const row = (code: string) => recoveryCodeRow(identity, code);
 
   const recoverySessions = (userId: string) =>
     rowsOf(identity).count('sessions', "user_id = ? and authentication_method = 'recovery_code'", [userId]);
@@ -51,26 +46,22 @@ describe('recovery codes (routes 16–17)', () => {
     const owner = await passkeyOwner(identity);
     expect(owner.codes).toHaveLength(10);
     expect(new Set(owner.codes).size).toBe(10);
-    for (const code of owner.codes) {
-      expect(code).toMatch(RECOVERY_CODE);
-      expect(Buffer.from(code.split('.')[1]!, 'base64url')).toHaveLength(16);
-    }
+    for (const code of owner.codes) expect(code).toMatch(RECOVERY_CODE);
     const rows = await codeRows(owner.session.userId);
     expect(rows).toHaveLength(10);
     const pepper = kernelOf(identity).keys.recoveryPepper.current;
-    const bySelector = new Map(rows.map((r) => [r['public_selector'], r]));
+    const byDigest = new Map(rows.map((r) => [r['secret_digest_encoded'], r]));
     for (const code of owner.codes) {
-      const [selector, secret] = code.split('.') as [string, string];
-      const stored = bySelector.get(selector)!;
+      expect(recoverySecretOf(code)).toHaveLength(16);
+      const stored = byDigest.get(keyedDigest(pepper.key, 'tessera-recovery-code-v2', recoverySecretOf(code)));
       expect(stored).toMatchObject({
         generation: 0,
         state: 'active',
+        public_selector: null,
         secret_digest_algorithm: 'hmac-sha256',
         secret_digest_key_version: pepper.version,
       });
-      expect(stored['secret_digest_encoded']).toBe(
-        keyedDigest(pepper.key, 'tessera-recovery-code-v1', selector, Buffer.from(secret, 'base64url')),
-      );
+      expect(stored!['secret_digest_encoded']).toBe(recoveryCodeDigest(identity, code));
     }
 
     const tables = await rowsOf(identity).sql(
@@ -85,7 +76,9 @@ describe('recovery codes (routes 16–17)', () => {
         .join('\n');
       for (const code of owner.codes) {
         expect(dump).not.toContain(code);
-        expect(dump).not.toContain(code.split('.')[1]);
+        expect(dump).not.toContain(code.replaceAll('-', ''));
+        expect(dump).not.toContain(recoverySecretOf(code).toString('base64url'));
+        expect(dump).not.toContain(recoverySecretOf(code).toString('hex'));
       }
     }
   });
@@ -164,15 +157,18 @@ describe('recovery codes (routes 16–17)', () => {
     expect(await auditsOf(identity, 'recovery.code_used')).toHaveLength(1);
   });
 
-  it('consumes nothing for a wrong secret under a valid selector; the code still works afterwards', async () => {
+  it('consumes nothing for a wrong or malformed code; the code still works afterwards', async () => {
     const owner = await passkeyOwner(identity);
     const code = owner.codes[5]!;
     for (const attempt of [
-      wrongSecret(code),
-      wrongSecret(code),
-      `${randomBytes(8).toString('base64url')}.${code.split('.')[1]}`,
+      wrongRecoveryCode(code),
+      wrongRecoveryCode(code, 0),
+      wrongRecoveryCode(code, 28),
       `${code}x`,
+      `${code.slice(0, -1)}U`,
+      code.replaceAll('-', '.'),
       'x'.repeat(34),
+      `${randomBytes(8).toString('base64url')}.${recoverySecretOf(code).toString('base64url')}`,
     ]) {
       const res = await use(attempt);
       expect([res.status, errorCode(res)]).toEqual([401, 'invalid_credentials']);
@@ -185,6 +181,85 @@ describe('recovery codes (routes 16–17)', () => {
     expect(await recoverySessions(owner.session.userId)).toBe(0);
     expect(await auditsOf(identity, 'recovery.code_used')).toEqual([]);
     expect((await use(code)).status).toBe(200);
+  });
+
+  it('accepts a code typed by hand: any case, no dashes or spaces between groups, O for 0 and I or L for 1', async () => {
+    const owner = await passkeyOwner(identity);
+    const code = owner.codes.find((c) => /[01]/.test(c));
+    expect(code).toBeDefined();
+    const typed = ` ${code!
+      .replaceAll('-', '')
+      .replaceAll('0', 'o')
+      .replaceAll('1', 'L')
+      .toLowerCase()
+      .replace(/(.{4})/g, '$1 ')}`;
+    expect(typed).not.toBe(code);
+    const used = await use(typed);
+    expect(used.status).toBe(200);
+    expect(await row(code!)).toMatchObject({ state: 'consumed', version: 1 });
+    const again = await use(code!);
+    expect([again.status, errorCode(again)]).toEqual([401, 'invalid_credentials']);
+  });
+
+  it('still accepts a code of the earlier <selector>.<secret> format until it is replaced', async () => {
+    const owner = await passkeyOwner(identity);
+    const pepper = kernelOf(identity).keys.recoveryPepper.current;
+    const selector = randomBytes(8).toString('base64url');
+    const secret = randomBytes(16);
+    await rowsOf(identity).sql(
+      `insert into tessera_identity.recovery_codes
+         (id, user_id, generation, public_selector, secret_digest_algorithm, secret_digest_encoded,
+          secret_digest_key_version, state, created_at, updated_at, version)
+       values (gen_random_uuid(), ?, 0, ?, 'hmac-sha256', ?, ?, 'active', now(), now(), 0)`,
+      [
+        owner.session.userId,
+        selector,
+        keyedDigest(pepper.key, 'tessera-recovery-code-v1', selector, secret),
+        pepper.version,
+      ],
+    );
+    const wrong = await use(`${selector}.${randomBytes(16).toString('base64url')}`);
+    expect([wrong.status, errorCode(wrong)]).toEqual([401, 'invalid_credentials']);
+    const used = await use(`${selector}.${secret.toString('base64url')}`);
+    expect(used.status).toBe(200);
+    expect(used.body.userId).toBe(owner.session.userId);
+    const [stored] = await rowsOf(identity).sql(
+      'select state from tessera_identity.recovery_codes where public_selector = ?',
+      [selector],
+    );
+    expect(stored).toMatchObject({ state: 'consumed' });
+  });
+
+  it('finds a code made under a previous recovery pepper version after the pepper rotates', async () => {
+    const owner = await passkeyOwner(identity);
+    const rotated = await bootIdentityHostApp({
+      instanceOf: identity,
+      extraSecrets: { 'env:TESSERA_TEST_RECOVERY_PEPPER_NEXT@v2': randomBytes(24).toString('base64url') },
+      overrides: {
+        secrets: {
+          sessionPepper: { current: 'env:TESSERA_TEST_SESSION_PEPPER' },
+          devicePepper: { current: 'env:TESSERA_TEST_DEVICE_PEPPER' },
+          servicePepper: { current: 'env:TESSERA_TEST_SERVICE_PEPPER' },
+          auditKey: 'env:TESSERA_TEST_AUDIT_KEY',
+          encryptionKey: 'env:TESSERA_TEST_ENCRYPTION_KEY',
+          signingKey: 'env:TESSERA_TEST_SIGNING_KEY',
+          recoveryPepper: {
+            current: 'env:TESSERA_TEST_RECOVERY_PEPPER_NEXT@v2',
+            previous: ['env:TESSERA_TEST_RECOVERY_PEPPER'],
+          },
+        },
+      },
+    });
+    try {
+      expect(identityKernelOf(rotated.app).keys.recoveryPepper.current.version).toBe('v2');
+      const used = await post(rotated, USE).send({ code: owner.codes[2]! });
+      expect(used.status).toBe(200);
+      expect(await row(owner.codes[2]!)).toMatchObject({ state: 'consumed', version: 1 });
+      const unknown = await post(rotated, USE).send({ code: wrongRecoveryCode(owner.codes[3]!) });
+      expect([unknown.status, errorCode(unknown)]).toEqual([401, 'invalid_credentials']);
+    } finally {
+      await rotated.close();
+    }
   });
 
   it('mints at most one session under 50 concurrent uses of one code', async () => {
@@ -211,7 +286,7 @@ describe('recovery code rate limit (policy recovery_code, default configuration)
     const owner = await passkeyOwner(identity);
     const code = owner.codes[0]!;
     for (let i = 0; i < limit; i++) {
-      const res = await post(identity, USE).send({ code: wrongSecret(code) });
+      const res = await post(identity, USE).send({ code: wrongRecoveryCode(code) });
       expect([res.status, errorCode(res)]).toEqual([401, 'invalid_credentials']);
     }
     for (const body of [{ code }, { code: 'short' }]) {
@@ -224,11 +299,7 @@ describe('recovery code rate limit (policy recovery_code, default configuration)
       expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
       expect(sessionCookieOf(denied.headers)).toBeUndefined();
     }
-    const [stored] = await rowsOf(identity).sql(
-      'select state, version from tessera_identity.recovery_codes where public_selector = ?',
-      [code.split('.')[0]],
-    );
-    expect(stored).toMatchObject({ state: 'active', version: 0 });
+    expect(await recoveryCodeRow(identity, code)).toMatchObject({ state: 'active', version: 0 });
     expect(await rowsOf(identity).count('sessions', "authentication_method = 'recovery_code'")).toBe(0);
 
     identity.clock.advance({ seconds: windowSeconds });

@@ -80,15 +80,49 @@ export function keyedDigest(key: Uint8Array, ...fields: (string | Buffer)[]): st
   return createHmac('sha256', key).update(Buffer.concat(parts)).digest('base64url');
 }
 
-/** A recovery code as shown to the user (identity-model §2). */
-export const RECOVERY_CODE = /^[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{22}$/;
+/** A recovery code as shown to the user (identity-model §2, issue 17): 26 Crockford base32 characters, 5-5-5-5-6. */
+export const RECOVERY_CODE =
+  /^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{6}$/;
 
-/** The user's recovery-code rows (no secrets are stored), by generation then selector. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The 16 secret bytes a shown code spells (written out independently of the library). */
+export function recoverySecretOf(code: string): Buffer {
+  const bits = [...code.replaceAll('-', '')].map((c) => CROCKFORD.indexOf(c).toString(2).padStart(5, '0')).join('');
+  return Buffer.from(Array.from({ length: 16 }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2)));
+}
+
+/** The stored digest of a shown code under the current recovery pepper: HMAC(`tessera-recovery-code-v2` ‖ secret). */
+export function recoveryCodeDigest(identity: IdentityTestApp, code: string): string {
+  return keyedDigest(
+    kernelOf(identity).keys.recoveryPepper.current.key,
+    'tessera-recovery-code-v2',
+    recoverySecretOf(code),
+  );
+}
+
+/** The stored row of a shown code, found by its digest. */
+export async function recoveryCodeRow(identity: IdentityTestApp, code: string): Promise<TestRow | undefined> {
+  return (
+    await rowsOf(identity).sql(
+      'select state, version, consumed_at, public_selector from tessera_identity.recovery_codes where secret_digest_encoded = ?',
+      [recoveryCodeDigest(identity, code)],
+    )
+  )[0];
+}
+
+/** Another code of the same shape: one character of `code` changed. */
+export function wrongRecoveryCode(code: string, at = 7): string {
+  const next = CROCKFORD[(CROCKFORD.indexOf(code[at]!) + 1) % 32]!;
+  return `${code.slice(0, at)}${next}${code.slice(at + 1)}`;
+}
+
+/** The user's recovery-code rows (no secrets are stored), by generation then digest. */
 export function recoveryCodeRows(identity: IdentityTestApp, userId: string): Promise<TestRow[]> {
   return rowsOf(identity).sql(
     `select generation, public_selector, secret_digest_algorithm, secret_digest_encoded, secret_digest_key_version,
             state, consumed_at, version
-       from tessera_identity.recovery_codes where user_id = ? order by generation, public_selector`,
+       from tessera_identity.recovery_codes where user_id = ? order by generation, secret_digest_encoded`,
     [userId],
   );
 }

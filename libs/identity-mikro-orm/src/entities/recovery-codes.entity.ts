@@ -20,18 +20,19 @@ import {
 } from './entity-columns.js';
 
 /**
- * One row of `tessera_identity.recovery_codes`: a public selector plus a keyed digest of the secret.
+ * One row of `tessera_identity.recovery_codes`: the keyed digest of a code's secret (found by it), and
+ * for a code of the earlier format its public selector.
  *
  * @example
- * const code = await em.findOne(IdentityRecoveryCodeSchema, { publicSelector });
+ * const code = await em.findOne(IdentityRecoveryCodeSchema, { secretDigestEncoded, secretDigestKeyVersion });
  */
 export interface IdentityRecoveryCodeRow {
   id: string;
   userId: string;
   /** 0, 1, 2, … per replacement. */
   generation: number;
-  /** The 11-char base64url selector before the `.` of the code; unique. */
-  publicSelector: string;
+  /** The 11-char base64url selector of a code of the earlier `<selector>.<secret>` format; unique. Null for codes found by digest. */
+  publicSelector: string | null;
   secretDigestAlgorithm: KeyedDigestAlgorithm;
   secretDigestEncoded: string;
   secretDigestKeyVersion: string;
@@ -57,7 +58,7 @@ export const IdentityRecoveryCodeSchema = new EntitySchema<IdentityRecoveryCodeR
     id: uuidColumn('id', { primary: true }),
     userId: referenceColumn(IDENTITY_ENTITY_NAMES.user, 'user_id', 'recovery_codes_user_id_foreign'),
     generation: integerColumn('generation'),
-    publicSelector: textColumn('public_selector'),
+    publicSelector: textColumn('public_selector', { nullable: true }),
     secretDigestAlgorithm: enumColumn('secret_digest_algorithm', KEYED_DIGEST_ALGORITHMS),
     secretDigestEncoded: textColumn('secret_digest_encoded'),
     secretDigestKeyVersion: textColumn('secret_digest_key_version'),

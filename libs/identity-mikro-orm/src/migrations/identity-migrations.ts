@@ -20,6 +20,10 @@ import {
   IDENTITY_SESSION_NOTIFY_MIGRATION_NAME,
   Migration20261128000000IdentitySessionNotify,
 } from './migration-20261128000000-identity-session-notify.js';
+import {
+  IDENTITY_RECOVERY_CODE_DIGEST_MIGRATION_NAME,
+  Migration20261129000000IdentityRecoveryCodeDigest,
+} from './migration-20261129000000-identity-recovery-code-digest.js';
 
 /**
  * The migrations of `@tessera/identity-mikro-orm`, oldest first, for `migrations.list` of
@@ -43,4 +47,5 @@ export const identityMigrations: readonly MigrationObject[] = Object.freeze([
   { name: IDENTITY_FEDERATION_MIGRATION_NAME, class: Migration20261126000000IdentityFederation },
   { name: IDENTITY_SCIM_MIGRATION_NAME, class: Migration20261127000000IdentityScim },
   { name: IDENTITY_SESSION_NOTIFY_MIGRATION_NAME, class: Migration20261128000000IdentitySessionNotify },
+  { name: IDENTITY_RECOVERY_CODE_DIGEST_MIGRATION_NAME, class: Migration20261129000000IdentityRecoveryCodeDigest },
 ]);

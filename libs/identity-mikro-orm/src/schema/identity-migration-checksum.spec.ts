@@ -104,6 +104,10 @@ describe('identityMigrationChecksums', () => {
       { name: 'tessera_identity_20261126000000_federation', checksum: RELEASED_FEDERATION_CHECKSUM },
       { name: 'tessera_identity_20261127000000_scim', checksum: RELEASED_SCIM_CHECKSUM },
       { name: 'tessera_identity_20261128000000_session_notify', checksum: RELEASED_SESSION_NOTIFY_CHECKSUM },
+      {
+        name: 'tessera_identity_20261129000000_recovery_code_digest',
+        checksum: RELEASED_RECOVERY_CODE_DIGEST_CHECKSUM,
+      },
     ]);
   });
 });
@@ -134,6 +138,8 @@ describe('isIdentityLedgerStatement', () => {
 const RELEASED_SCIM_CHECKSUM = '78374683406ddb2ffc17811bc9046e0603e47e412e2b2e9a2b0c8996bbb79024';
 /** The session-notify migration's checksum (issue 16 part 2); frozen like the others. */
 const RELEASED_SESSION_NOTIFY_CHECKSUM = 'caf6eae61f5e9cd76f41d716fe5703a11c5bce95f0b10945b8a1e1ffa38deb59';
+/** The recovery-code-digest migration's checksum (issue 17); frozen like the others. */
+const RELEASED_RECOVERY_CODE_DIGEST_CHECKSUM = '2598739160bfe001c405c024a575a1296b039af1dad36193b311716a1d8ad056';
 
 /** SHA-256 of the federation migration's SQL (issue 14); frozen like the others once released. */
 const RELEASED_FEDERATION_CHECKSUM = '083b2afc53279992b54d2faaaf0c35c53494448d1af562ccbf62dd2e1349ec26';

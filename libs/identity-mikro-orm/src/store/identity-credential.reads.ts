@@ -5,6 +5,7 @@ import type {
   IdentityCredentialReads,
   InvitationRecord,
   RecoveryCodeRecord,
+  StoredDigest,
 } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
 import { CHALLENGE_FIELDS, CREDENTIAL_FIELDS, prefixedFields, USER_FIELDS, allColumns } from './identity-row.fields.js';
@@ -74,6 +75,19 @@ export class IdentityCredentialReadQueries implements IdentityCredentialReads {
 
   findChallenge(id: string): Promise<ChallengeRecord | null> {
     return readOne(this.gateway, 'challenges', 'id = ?', [id], challengeFromRow, isUuid(id));
+  }
+
+  findRecoveryCodeByDigests(digests: readonly StoredDigest[]): Promise<RecoveryCodeRecord | null> {
+    const versions = digests.map((digest) => digest.keyVersion);
+    return readOne(
+      this.gateway,
+      'recovery_codes',
+      `(secret_digest_algorithm, secret_digest_encoded, secret_digest_key_version) in
+         (select a, e, v from unnest(?::text[], ?::text[], ?::text[]) as d (a, e, v)) limit 1`,
+      [digests.map((digest) => digest.algorithm), digests.map((digest) => digest.encoded), versions],
+      recoveryCodeFromRow,
+      digests.length > 0 && versions.every((version) => version !== null),
+    );
   }
 
   findRecoveryCodeBySelector(publicSelector: string): Promise<RecoveryCodeRecord | null> {

@@ -208,7 +208,7 @@ export function recoveryCodeColumns(code: NewRecoveryCode, userId: string, gener
     id: code.id,
     user_id: userId,
     generation,
-    public_selector: code.publicSelector,
+    public_selector: code.publicSelector ?? null,
     secret_digest_algorithm: code.secretDigest.algorithm,
     secret_digest_encoded: code.secretDigest.encoded,
     secret_digest_key_version: code.secretDigest.keyVersion ?? abort('invalid_transition'),

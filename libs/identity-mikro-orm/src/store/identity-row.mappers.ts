@@ -229,7 +229,7 @@ export function recoveryCodeFromRow(row: Row): RecoveryCodeRecord {
     id: text(row, 'id'),
     userId: text(row, 'user_id'),
     generation: integer(row, 'generation'),
-    publicSelector: text(row, 'public_selector'),
+    publicSelector: optionalText(row, 'public_selector'),
     secretDigest: digest(row, 'secret_digest'),
     state: text(row, 'state') as RecoveryCodeRecord['state'],
     version: integer(row, 'version'),

@@ -123,6 +123,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
   listCredentialsForUser: IdentityStore['listCredentialsForUser'] = (userId) =>
     this.credentialReads.listCredentialsForUser(userId);
   findChallenge: IdentityStore['findChallenge'] = (id) => this.credentialReads.findChallenge(id);
+  findRecoveryCodeByDigests: IdentityStore['findRecoveryCodeByDigests'] = (digests) =>
+    this.credentialReads.findRecoveryCodeByDigests(digests);
   findRecoveryCodeBySelector: IdentityStore['findRecoveryCodeBySelector'] = (selector) =>
     this.credentialReads.findRecoveryCodeBySelector(selector);
   listRecoveryCodesForUser: IdentityStore['listRecoveryCodesForUser'] = (userId) =>

@@ -74,6 +74,7 @@ export function readCases(world: ConformanceWorld): void {
       }
       expect(await world.store.findCredentialByWebAuthnId('bm8tc3VjaC1wYXNza2V5')).toBeNull();
       expect(await world.store.findRecoveryCodeBySelector('AAAAAAAAAAA')).toBeNull();
+      expect(await world.store.findRecoveryCodeByDigests([testDigest(), testDigest('v2')])).toBeNull();
       expect(await world.store.findUserByEmail('nobody@example.test')).toBeNull();
       expect(await world.store.findOrganizationBySlug('no-such-slug')).toBeNull();
       expect(await world.store.findInvitationByTokenDigest(testDigest())).toBeNull();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IdentityStore, RecoveryCodeRecord } from '@tessera/identity';
 import { newTestCredential, newTestRecoveryCodes } from '../identity-test.credentials.js';
-import { newTestSession } from '../identity-test.rows.js';
+import { newTestSession, testDigest } from '../identity-test.rows.js';
 import { partition, unwrap, type ConformanceWorld } from './conformance.world.js';
 import { CredentialFixtures } from './credential.fixtures.js';
 
@@ -11,9 +11,10 @@ type EnrollmentInput = Parameters<IdentityStore['completeRecoveryEnrollment']>[0
 export function recoveryCases(world: ConformanceWorld): void {
   const fixtures = new CredentialFixtures(world);
 
-  function replace(userId: string, expectedGeneration: number | null) {
+  function replace(userId: string, expectedGeneration: number | null, options: { legacy?: boolean } = {}) {
     const audit = fixtures.audit('recovery.codes_replaced', userId, { type: 'user', id: userId });
-    const input = { userId, expectedGeneration, codes: newTestRecoveryCodes(), at: world.clock.now(), audit };
+    const codes = newTestRecoveryCodes(10, options);
+    const input = { userId, expectedGeneration, codes, at: world.clock.now(), audit };
     return { input, run: world.store.replaceRecoveryCodes(input) };
   }
 
@@ -33,11 +34,9 @@ export function recoveryCases(world: ConformanceWorld): void {
       const generation0 = await world.store.listRecoveryCodesForUser(userId);
       expect(generation0).toHaveLength(10);
       expect(generation0.every((c) => c.generation === 0 && c.state === 'active' && c.version === 0)).toBe(true);
-      const selector = first.input.codes[0]!.publicSelector;
-      expect(await world.store.findRecoveryCodeBySelector(selector)).toMatchObject({
-        userId,
-        secretDigest: first.input.codes[0]!.secretDigest,
-      });
+      const { secretDigest } = first.input.codes[0]!;
+      const found = await world.store.findRecoveryCodeByDigests([secretDigest]);
+      expect(found).toMatchObject({ userId, secretDigest, publicSelector: null });
 
       const at = world.tick();
       const second = replace(userId, 0);
@@ -85,8 +84,37 @@ export function recoveryCases(world: ConformanceWorld): void {
       expect(await use(old!).run).toEqual({ ok: false, code: 'recovery_code_not_active' });
       const current = (await world.store.listRecoveryCodesForUser(userId)).find((c) => c.state === 'active')!;
       expect(await use({ ...current, version: 5 }).run).toEqual({ ok: false, code: 'version_conflict' });
-      expect(await world.store.findRecoveryCodeBySelector(current.publicSelector)).toEqual(current);
+      expect(await world.store.findRecoveryCodeByDigests([current.secretDigest])).toEqual(current);
       expect(await world.rows.count('sessions', 'user_id = ?', [userId])).toBe(0);
+    });
+  });
+
+  describe('finding a code', () => {
+    it('finds a code by any of several digests (one per pepper version) in one read, and nothing for unknown digests', async () => {
+      const userId = await world.rows.user();
+      const { input, run } = replace(userId, -1);
+      expect(unwrap(await run)).toEqual({ generation: 0 });
+      const wanted = input.codes[4]!.secretDigest;
+      const otherVersion = { ...testDigest(), keyVersion: 'v9' };
+      const sameBytesOtherVersion = { ...wanted, keyVersion: 'v9' };
+      const found = await world.store.findRecoveryCodeByDigests([otherVersion, sameBytesOtherVersion, wanted]);
+      expect(found).toMatchObject({ id: input.codes[4]!.id, userId, generation: 0, state: 'active' });
+      expect(await world.store.findRecoveryCodeByDigests([otherVersion, sameBytesOtherVersion])).toBeNull();
+      expect(await world.store.findRecoveryCodeByDigests([{ ...wanted, keyVersion: null }])).toBeNull();
+      expect(await world.store.findRecoveryCodeByDigests([])).toBeNull();
+    });
+
+    it('still finds a code of the earlier format by its selector', async () => {
+      const userId = await world.rows.user();
+      const legacy = replace(userId, -1, { legacy: true });
+      expect(unwrap(await legacy.run)).toEqual({ generation: 0 });
+      const [code] = legacy.input.codes;
+      expect(await world.store.findRecoveryCodeBySelector(code!.publicSelector!)).toMatchObject({
+        id: code!.id,
+        publicSelector: code!.publicSelector,
+        secretDigest: code!.secretDigest,
+      });
+      expect(await world.store.findRecoveryCodeByDigests([code!.secretDigest])).toMatchObject({ id: code!.id });
     });
   });
 

@@ -10,9 +10,16 @@ import {
   type SessionLabels,
 } from '../sessions/session.service.js';
 import { AdministrativeRecoveryTickets } from './admin-recovery.tickets.js';
-import { generateRecoveryCodes, parseRecoveryCode, recoveryCodeMatches } from './recovery-tokens.js';
+import {
+  generateRecoveryCodes,
+  legacyRecoveryCodeMatches,
+  parseRecoveryCode,
+  recoveryCodeDigests,
+  type RecoveryCodeParts,
+} from './recovery-tokens.js';
+import type { RecoveryCodeRecord } from '../store/identity-records.js';
 
-/** A digest no code matches, checked when the selector is unknown. */
+/** A digest no code matches, checked when a legacy code's selector is unknown. */
 const UNKNOWN_CODE_DIGEST = (keyVersion: string) =>
   ({ algorithm: 'hmac-sha256', encoded: 'A'.repeat(43), keyVersion }) as const;
 
@@ -66,11 +73,8 @@ export class IdentityRecovery {
     const { at } = facts;
     const parts = parseRecoveryCode(code);
     if (parts === undefined) throw new IdentityError('invalid_credentials');
-    const stored = await storeRead(() => kernel.store.findRecoveryCodeBySelector(parts.selector));
-    // An unknown selector costs the same digest work as a known one.
-    const digest = stored?.secretDigest ?? UNKNOWN_CODE_DIGEST(kernel.keys.recoveryPepper.current.version);
-    const matches = recoveryCodeMatches(kernel.keys.recoveryPepper, parts, digest);
-    if (stored === null || !matches) throw new IdentityError('invalid_credentials');
+    const stored = await this.findCode(parts);
+    if (stored === null) throw new IdentityError('invalid_credentials');
     if (stored.state !== 'active') throw new IdentityError('invalid_credentials');
     const issued = this.sessions.mintRestricted(stored.userId, 'recovery_code', at, labels);
     const result = await kernel.store.consumeRecoveryCode({
@@ -86,5 +90,21 @@ export class IdentityRecovery {
     });
     if (!result.ok) throw credentialRefusal(result.code);
     return { issued, session: result.value.session };
+  }
+
+  /**
+   * The stored code a presented one names: by its keyed digest under every recovery pepper
+   * version (one indexed read), or, for a code of the earlier format, by its selector and then a
+   * constant-time digest check (an unknown selector costs the same digest work as a known one).
+   */
+  private async findCode(parts: RecoveryCodeParts): Promise<RecoveryCodeRecord | null> {
+    const { store, keys } = this.kernel;
+    const selector = parts.legacySelector;
+    if (selector === undefined)
+      return storeRead(() => store.findRecoveryCodeByDigests(recoveryCodeDigests(keys.recoveryPepper, parts.secret)));
+    const stored = await storeRead(() => store.findRecoveryCodeBySelector(selector));
+    const digest = stored?.secretDigest ?? UNKNOWN_CODE_DIGEST(keys.recoveryPepper.current.version);
+    const matches = legacyRecoveryCodeMatches(keys.recoveryPepper, selector, parts.secret, digest);
+    return stored !== null && matches ? stored : null;
   }
 }

@@ -31,6 +31,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   findAssertionSubjects: 'read',
   listCredentialsForUser: 'read',
   findChallenge: 'read',
+  findRecoveryCodeByDigests: 'read',
   findRecoveryCodeBySelector: 'read',
   listRecoveryCodesForUser: 'read',
   findInvitationAcceptedByUser: 'read',

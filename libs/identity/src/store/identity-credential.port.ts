@@ -41,7 +41,8 @@ export interface NewCredential {
 /** One recovery code to insert as `active` (the store assigns the generation). */
 export interface NewRecoveryCode {
   readonly id: string;
-  readonly publicSelector: string;
+  /** Only a code of the earlier `<selector>.<secret>` format has one; new codes are found by digest. */
+  readonly publicSelector?: string;
   readonly secretDigest: StoredDigest;
 }
 
@@ -85,6 +86,12 @@ export interface IdentityCredentialReads {
   /** Every credential of the user in any state, oldest first (`createdAt`, then id). */
   listCredentialsForUser(userId: string): Promise<CredentialRecord[]>;
   findChallenge(id: string): Promise<ChallengeRecord | null>;
+  /**
+   * The code stored under one of `digests` (one per recovery pepper version, current first), by
+   * the unique digest index in one read; `null` when none matches.
+   */
+  findRecoveryCodeByDigests(digests: readonly StoredDigest[]): Promise<RecoveryCodeRecord | null>;
+  /** A code of the earlier `<selector>.<secret>` format, by its selector. */
   findRecoveryCodeBySelector(publicSelector: string): Promise<RecoveryCodeRecord | null>;
   /** Every recovery code of the user, by generation then id. */
   listRecoveryCodesForUser(userId: string): Promise<RecoveryCodeRecord[]>;

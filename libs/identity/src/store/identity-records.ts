@@ -213,7 +213,8 @@ export interface RecoveryCodeRecord {
   readonly id: string;
   readonly userId: string;
   readonly generation: number;
-  readonly publicSelector: string;
+  /** Set only for a code of the earlier `<selector>.<secret>` format. */
+  readonly publicSelector: string | null;
   readonly secretDigest: StoredDigest;
   readonly state: RecoveryCodeState;
   readonly version: number;

@@ -8,7 +8,8 @@
 export const DIGEST_DOMAINS = Object.freeze({
   session: 'tessera-session-v1',
   csrf: 'tessera-csrf-v1',
-  recoveryCode: 'tessera-recovery-code-v1',
+  recoveryCode: 'tessera-recovery-code-v2',
+  legacyRecoveryCode: 'tessera-recovery-code-v1',
   invitation: 'tessera-invitation-v1',
   recoveryTicket: 'tessera-recovery-ticket-v1',
   recoveryTicketUser: 'tessera-recovery-ticket-user-v1',

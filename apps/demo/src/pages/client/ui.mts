@@ -104,11 +104,39 @@ export function showRecoveryCodes(codes: readonly string[]): void {
   byId('codes-list').replaceChildren(...items);
   byId<HTMLButtonElement>('copy-codes').onclick = () =>
     copyText(codes.join('\n'), 'The recovery codes were copied to the clipboard.', 'select the codes');
+  byId<HTMLButtonElement>('download-codes').onclick = () => downloadRecoveryCodes(codes);
+  byId<HTMLButtonElement>('print-codes').onclick = () => printRecoveryCodes();
   const step = byId('codes-step');
   show(step, true);
   step.scrollIntoView({ block: 'start' });
   byId('codes-heading').setAttribute('tabindex', '-1');
   byId('codes-heading').focus();
+}
+
+/** Saves the codes as `tessera-recovery-codes-<host>.txt`, made in the page: they never leave the browser. */
+function downloadRecoveryCodes(codes: readonly string[]): void {
+  const text = [
+    `Recovery codes for ${location.host}`,
+    `Saved ${new Date().toLocaleString()}. Each code works once; keep them somewhere safe.`,
+    '',
+    ...codes.map((code, i) => `${String(i + 1).padStart(2, ' ')}. ${code}`),
+    '',
+  ].join('\n');
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  link.download = `tessera-recovery-codes-${location.hostname}.txt`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  announce('The recovery codes were saved as a text file.');
+}
+
+/** Prints only the codes block (`body.print-codes`, see identity.css). */
+function printRecoveryCodes(): void {
+  document.body.classList.add('print-codes');
+  window.addEventListener('afterprint', () => document.body.classList.remove('print-codes'), { once: true });
+  window.print();
 }
 
 /** A timestamp for people, in the browser's locale, inside `<time datetime>`. */

@@ -87,7 +87,8 @@ export const RECOVERY_PAGE: PageTemplate = {
 <form id="recovery-form">
 <div class="field">
 <label for="code">Recovery code</label>
-<input id="code" name="code" required minlength="20" maxlength="128" autocomplete="off" spellcheck="false" autocapitalize="off">
+<input id="code" name="code" required minlength="20" maxlength="128" autocomplete="off" spellcheck="false" autocapitalize="characters" placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXXX" aria-describedby="code-hint">
+<p class="hint" id="code-hint">26 letters and digits, as printed. Case, dashes and spaces do not matter.</p>
 </div>
 ${PASSKEY_NAME_FIELD}
 <button type="submit">Recover and create a passkey</button>

@@ -64,7 +64,8 @@ export function recoveryCodesBlock(headingLevel: 2 | 3, after: string): string {
 <${h} id="codes-heading">Save your recovery codes</${h}>
 <p class="warning"><strong>These ten codes are shown only this once.</strong> Store them somewhere safe, such as a password manager or a printed copy. Each code works one time and lets you back in if you lose every passkey.</p>
 <ol id="codes-list" class="codes"></ol>
-<p><button type="button" id="copy-codes" class="secondary">Copy the codes</button></p>
+<p class="actions"><button type="button" id="copy-codes" class="secondary">Copy the codes</button> <button type="button" id="download-codes" class="secondary">Download as .txt</button> <button type="button" id="print-codes" class="secondary">Print</button></p>
+<p class="hint">Each code is 26 letters and digits in five groups. When you use one, case, dashes and spaces do not matter, and O, I and L are read as 0, 1 and 1.</p>
 ${after}
 </section>`;
 }
