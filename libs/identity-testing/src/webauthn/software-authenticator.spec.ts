@@ -124,6 +124,51 @@ describe('SoftwareAuthenticator registration', () => {
     }
   });
 
+  it.each([
+    ['ES256', undefined, CoseAlgorithm.ES256],
+    ['EdDSA', [CoseAlgorithm.EdDSA], CoseAlgorithm.EdDSA],
+    ['RS256', [CoseAlgorithm.RS256], CoseAlgorithm.RS256],
+    ['EdDSA (offered before RS256)', [CoseAlgorithm.RS256, CoseAlgorithm.EdDSA], CoseAlgorithm.EdDSA],
+  ])(
+    'takes the first of -7, -8, -257 it supports (%s): simplewebauthn verifies the registration and a sign-in',
+    async (_name, algorithms, expected) => {
+      const authenticator = new SoftwareAuthenticator(algorithms === undefined ? {} : { algorithms });
+      const all = [CoseAlgorithm.ES256, CoseAlgorithm.EdDSA, CoseAlgorithm.RS256];
+      const creation = await generateRegistrationOptions({
+        rpName: 'Tessera',
+        rpID,
+        userName: 'ada@example.test',
+        userID: new TextEncoder().encode(userId),
+        attestationType: 'none',
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        supportedAlgorithmIDs: all,
+      });
+      const response = authenticator.createCredential(creation, { origin });
+      const verified = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: creation.challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        requireUserVerification: true,
+        supportedAlgorithmIDs: all,
+      });
+      const credential = verified.registrationInfo!.credential;
+      expect(isoCBOR.decodeFirst<Map<number, unknown>>(credential.publicKey).get(3)).toBe(expected);
+      expect(authenticator.credential(response.id)?.algorithm).toBe(expected);
+      const request = await generateAuthenticationOptions({ rpID, userVerification: 'required' });
+      const assertion = authenticator.getAssertion(request, { origin });
+      expect((await verifyAssertion(assertion, request.challenge, credential)).verified).toBe(true);
+    },
+  );
+
+  it('refuses options offering none of its algorithms, and an empty or unknown algorithm list', async () => {
+    const creation = await registrationOptions();
+    const windowsHello = new SoftwareAuthenticator({ algorithms: [CoseAlgorithm.RS256] });
+    expect(() => windowsHello.createCredential(creation, { origin })).toThrow(SoftwareAuthenticatorError);
+    expect(() => new SoftwareAuthenticator({ algorithms: [] })).toThrow(RangeError);
+    expect(() => new SoftwareAuthenticator({ algorithms: [-35 as never] })).toThrow(RangeError);
+  });
+
   it('creates an RS256 key when forced, which an ES256-only verifier rejects', async () => {
     const creation = await registrationOptions();
     const response = new SoftwareAuthenticator().createCredential(creation, {
