@@ -24,7 +24,7 @@ const userId = '01936f4e-8c2a-7d3b-9e1f-0a1b2c3d4e5f';
 
 const fromB64 = (value: string): Uint8Array<ArrayBuffer> => Buffer.from(value, 'base64url');
 
-async function registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+async function registrationOptions(algorithms: number[] = [-7]): Promise<PublicKeyCredentialCreationOptionsJSON> {
   return generateRegistrationOptions({
     rpName: 'Tessera',
     rpID,
@@ -32,18 +32,18 @@ async function registrationOptions(): Promise<PublicKeyCredentialCreationOptions
     userID: new TextEncoder().encode(userId),
     attestationType: 'none',
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-    supportedAlgorithmIDs: [-7],
+    supportedAlgorithmIDs: algorithms,
   });
 }
 
-async function verifyRegistration(response: RegistrationResponseJSON, challenge: string) {
+async function verifyRegistration(response: RegistrationResponseJSON, challenge: string, algorithms: number[] = [-7]) {
   return verifyRegistrationResponse({
     response,
     expectedChallenge: challenge,
     expectedOrigin: origin,
     expectedRPID: rpID,
     requireUserVerification: true,
-    supportedAlgorithmIDs: [-7],
+    supportedAlgorithmIDs: algorithms,
   });
 }
 
@@ -134,24 +134,9 @@ describe('SoftwareAuthenticator registration', () => {
     async (_name, algorithms, expected) => {
       const authenticator = new SoftwareAuthenticator(algorithms === undefined ? {} : { algorithms });
       const all = [CoseAlgorithm.ES256, CoseAlgorithm.EdDSA, CoseAlgorithm.RS256];
-      const creation = await generateRegistrationOptions({
-        rpName: 'Tessera',
-        rpID,
-        userName: 'ada@example.test',
-        userID: new TextEncoder().encode(userId),
-        attestationType: 'none',
-        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-        supportedAlgorithmIDs: all,
-      });
+      const creation = await registrationOptions(all);
       const response = authenticator.createCredential(creation, { origin });
-      const verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: creation.challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: true,
-        supportedAlgorithmIDs: all,
-      });
+      const verified = await verifyRegistration(response, creation.challenge, all);
       const credential = verified.registrationInfo!.credential;
       expect(isoCBOR.decodeFirst<Map<number, unknown>>(credential.publicKey).get(3)).toBe(expected);
       expect(authenticator.credential(response.id)?.algorithm).toBe(expected);
