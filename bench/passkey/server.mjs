@@ -43,6 +43,7 @@ function timedCrypto(inner) {
     p256PublicKeyValidate: (...args) => inner.p256PublicKeyValidate(...args),
     es256Verify: timed('es256Verify'),
     rsaSha256Verify: (...args) => inner.rsaSha256Verify(...args),
+    ed25519Verify: (...args) => inner.ed25519Verify(...args),
     selfTest: () => inner.selfTest(),
     capabilities: inner.capabilities,
   });

@@ -3,9 +3,13 @@ import type { Page, Response } from 'playwright-core';
 import type { VirtualAuthenticator, VirtualCredential } from './browser.js';
 import { accountHeading, API, expectStatus, expectSuccess, pageError, uuidV7, waitForApi } from './identity-pages.js';
 
-/** Checks registration start options against the contract: ES256 only, a discoverable credential, UV required, no attestation. */
+/** Checks registration start options against the contract: ES256, EdDSA and RS256 in that order, a discoverable credential, UV required, no attestation. */
 export function expectRegistrationOptionsPerContract(publicKey: any): void {
-  expect(publicKey.pubKeyCredParams).toEqual([{ type: 'public-key', alg: -7 }]);
+  expect(publicKey.pubKeyCredParams).toEqual([
+    { type: 'public-key', alg: -7 },
+    { type: 'public-key', alg: -8 },
+    { type: 'public-key', alg: -257 },
+  ]);
   expect(publicKey.authenticatorSelection).toEqual({
     residentKey: 'required',
     requireResidentKey: true,

@@ -55,8 +55,8 @@ export const CHECK_CASES: readonly CheckCase[] = [
     name: 'a crypto provider missing a required capability',
     environment: 'staging',
     check: 'crypto_capabilities',
-    hint: /must declare the capabilities .*rsa_sha256_verify/,
-    runtime: withCrypto((c) => ({ capabilities: c.capabilities.filter((x) => x !== 'rsa_sha256_verify') })),
+    hint: /must declare the capabilities .*rsa_sha256_verify and ed25519_verify/,
+    runtime: withCrypto((c) => ({ capabilities: c.capabilities.filter((x) => x !== 'ed25519_verify') })),
   },
   {
     name: 'an HTTP client that follows redirects',
@@ -146,7 +146,7 @@ export const CHECK_CASES: readonly CheckCase[] = [
     name: 'P-256 validation accepting an off-curve point',
     environment: 'production',
     check: 'public_key_verification',
-    hint: /P-256 \/ ES256 \/ RSA-SHA256 verification vectors; replace it/,
+    hint: /P-256 \/ ES256 \/ RSA-SHA256 \/ Ed25519 verification vectors; replace it/,
     runtime: withCrypto(() => ({ p256PublicKeyValidate: () => true })),
   },
   {
@@ -162,6 +162,13 @@ export const CHECK_CASES: readonly CheckCase[] = [
     check: 'public_key_verification',
     hint: /verification vectors/,
     runtime: withCrypto(() => ({ rsaSha256Verify: () => true })),
+  },
+  {
+    name: 'Ed25519 verification accepting a tampered message',
+    environment: 'production',
+    check: 'public_key_verification',
+    hint: /RSA-SHA256 \/ Ed25519 verification vectors/,
+    runtime: withCrypto(() => ({ ed25519Verify: () => true })),
   },
   {
     name: 'a missing secret',

@@ -40,7 +40,11 @@ describe('ceremony cookies, WebAuthn options and session rotation (identity-http
         challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         rp: { id: 'localhost', name: 'Tessera test' },
         user: { id: b64(owner.userId), name: 'ada@example.com', displayName: 'Ada Lovelace' },
-        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+        pubKeyCredParams: [
+          { type: 'public-key', alg: -7 },
+          { type: 'public-key', alg: -8 },
+          { type: 'public-key', alg: -257 },
+        ],
         timeout: 300000,
         excludeCredentials: credentials
           .map((row) => String(row['web_authn_id']))

@@ -24,7 +24,11 @@ describe('passkey journey: bootstrap → registration → sign-in → step-up', 
     const start = await registrationStart(identity, restricted);
     expect(start.res.status).toBe(200);
     const options = start.res.body.publicKey;
-    expect(options.pubKeyCredParams).toEqual([{ alg: -7, type: 'public-key' }]);
+    expect(options.pubKeyCredParams).toEqual([
+      { alg: -7, type: 'public-key' },
+      { alg: -8, type: 'public-key' },
+      { alg: -257, type: 'public-key' },
+    ]);
     expect(options.authenticatorSelection).toEqual({
       residentKey: 'required',
       requireResidentKey: true,

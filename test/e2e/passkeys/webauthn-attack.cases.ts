@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { generateKeyPairSync } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   AuthenticatorFlag,
@@ -162,6 +163,16 @@ export interface RegistrationAttack {
 /** An EC2 COSE key map (integer keys) with the given members. */
 const coseKey = (members: [number, number | Uint8Array][]) => encodeCbor(new Map(members));
 
+/** The modulus and exponent of a fresh RSA key (node:crypto). */
+function rsaPublicKey(modulusLength: number, publicExponent = 65537) {
+  const jwk = generateKeyPairSync('rsa', { modulusLength, publicExponent }).publicKey.export({ format: 'jwk' });
+  return { n: Buffer.from(jwk.n!, 'base64url'), e: Buffer.from(jwk.e!, 'base64url') };
+}
+
+/** An RS256 COSE_Key `{1: 3, 3: -257, -1: n, -2: e}` plus `extra` members. */
+const rsaCoseKey = (n: Uint8Array, e: Uint8Array = Uint8Array.of(1, 0, 1), extra: [number, Uint8Array][] = []) =>
+  coseKey([[1, 3], [3, -257], [-1, n], [-2, e], ...extra]);
+
 export const REGISTRATION_ATTACKS: readonly RegistrationAttack[] = [
   { attack: 'created for another origin', origin: EVIL, overrides: {}, reason: 'origin_mismatch' },
   {
@@ -216,13 +227,42 @@ export const REGISTRATION_ATTACKS: readonly RegistrationAttack[] = [
     reason: 'client_data_type_mismatch',
   },
   {
-    attack: 'with an RS256 key (ES256 only)',
-    overrides: { alg: CoseAlgorithm.RS256 },
+    attack: 'with a 1024-bit RS256 key',
+    overrides: { cosePublicKey: rsaCoseKey(rsaPublicKey(1024).n) },
     reason: 'public_key_unsupported',
   },
   {
-    attack: 'with an EdDSA key (ES256 only)',
-    overrides: { alg: CoseAlgorithm.EdDSA },
+    attack: 'with an RS256 key whose exponent is 3',
+    overrides: { cosePublicKey: rsaCoseKey(rsaPublicKey(2048, 3).n, Uint8Array.of(3)) },
+    reason: 'public_key_unsupported',
+  },
+  {
+    attack: 'with an RS256 key carrying an extra member',
+    overrides: { cosePublicKey: rsaCoseKey(rsaPublicKey(2048).n, Uint8Array.of(1, 0, 1), [[2, Buffer.alloc(4)]]) },
+    reason: 'public_key_unsupported',
+  },
+  {
+    attack: 'with an OKP key on X25519 instead of Ed25519',
+    overrides: {
+      cosePublicKey: coseKey([
+        [1, 1],
+        [3, -8],
+        [-1, 4],
+        [-2, Buffer.alloc(32, 9)],
+      ]),
+    },
+    reason: 'public_key_unsupported',
+  },
+  {
+    attack: 'with a PS256 (-37) RSA key (not offered)',
+    overrides: {
+      cosePublicKey: coseKey([
+        [1, 3],
+        [3, -37],
+        [-1, rsaPublicKey(2048).n],
+        [-2, Uint8Array.of(1, 0, 1)],
+      ]),
+    },
     reason: 'public_key_unsupported',
   },
   {
@@ -288,7 +328,7 @@ export const REGISTRATION_ATTACKS: readonly RegistrationAttack[] = [
     reason: 'public_key_unsupported',
   },
   {
-    attack: 'declaring publicKeyAlgorithm RS256 for its key',
+    attack: 'declaring publicKeyAlgorithm RS256 for its ES256 key',
     overrides: {},
     mutate: (credential) => {
       credential.response.publicKeyAlgorithm = CoseAlgorithm.RS256;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ChallengeRecord, CredentialRecord } from '@tessera/identity';
+import { randomBytes } from 'node:crypto';
 import { newTestCredential } from '../identity-test.credentials.js';
+import { encodeCbor, type CborValue } from '../webauthn/cbor.js';
+import { CoseAlgorithm, generateCoseKeyPair } from '../webauthn/cose-key.js';
 import { partition, unwrap, type ConformanceWorld } from './conformance.world.js';
 import { CredentialFixtures } from './credential.fixtures.js';
 
@@ -38,6 +41,41 @@ export function credentialCases(world: ConformanceWorld): void {
       expect(await world.store.findChallenge(challenge.id)).toMatchObject({ state: 'consumed', version: 1 });
       expect(await world.storedAudits(input.audits)).toBe(1);
       expect(await world.storedAudits(input.rejection.audits)).toBe(0);
+    });
+  });
+
+  describe('passkey public keys of every algorithm (ES256, EdDSA, RS256)', () => {
+    /** An RS256 COSE key of the largest accepted size: a 4096-bit modulus (529 bytes in all). */
+    const rs4096 = () => {
+      const n = new Uint8Array(randomBytes(512));
+      n[0] = n[0]! | 0x80;
+      return encodeCbor(
+        new Map<CborValue, CborValue>([
+          [1, 3],
+          [3, CoseAlgorithm.RS256],
+          [-1, n],
+          [-2, Uint8Array.of(1, 0, 1)],
+        ]),
+      );
+    };
+    it.each([
+      ['ES256', () => generateCoseKeyPair(CoseAlgorithm.ES256).cosePublicKey],
+      ['EdDSA', () => generateCoseKeyPair(CoseAlgorithm.EdDSA).cosePublicKey],
+      ['RS256 (2048-bit)', () => generateCoseKeyPair(CoseAlgorithm.RS256).cosePublicKey],
+      ['RS256 (4096-bit)', rs4096],
+    ])('stores the %s COSE key byte for byte and reads it back by id and WebAuthn id', async (_name, key) => {
+      const userId = await world.rows.user();
+      const challenge = await fixtures.challenge({ userId });
+      world.tick();
+      const publicKey = key();
+      const input = fixtures.registration(challenge, userId, { credential: newTestCredential({ userId, publicKey }) });
+      const credential = unwrap(await world.store.completeCredentialRegistration(input));
+      for (const read of [
+        credential,
+        await world.store.findCredential(credential.id),
+        await world.store.findCredentialByWebAuthnId(credential.webAuthnId),
+      ])
+        expect(Buffer.from(read!.publicKey).equals(Buffer.from(publicKey))).toBe(true);
     });
   });
 

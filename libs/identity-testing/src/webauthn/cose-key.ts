@@ -3,8 +3,8 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { encodeCbor, type CborValue } from './cbor.js';
 
 /**
- * The COSE algorithms the software authenticator can create keys for: ES256 (the only one the
- * contract accepts) and two others for "ES256 only" tests.
+ * The COSE algorithms the software authenticator can create keys for, the three a passkey may use
+ * (identity-model §5.3): ES256, EdDSA (Ed25519) and RS256 (a 2048-bit key, as Windows Hello's TPM).
  *
  * @example
  * authenticator.createCredential(options, { origin, overrides: { alg: CoseAlgorithm.RS256 } });

@@ -32,6 +32,11 @@ export interface SoftwareAuthenticatorOptions {
   readonly credentialIdLength?: number;
   /** Source of credential-id bytes; pass a seeded one for deterministic ids. @default node:crypto randomBytes */
   readonly randomBytes?: (size: number) => Uint8Array;
+  /**
+   * The algorithms it can create keys for; a registration takes the first offered one among them
+   * (e.g. `[CoseAlgorithm.RS256]` for a Windows Hello TPM). @default all of {@link CoseAlgorithm}
+   */
+  readonly algorithms?: readonly CoseAlgorithmId[];
 }
 
 /** Changes to the collected client data; each is applied exactly as given. */

@@ -24,7 +24,7 @@ const userId = '01936f4e-8c2a-7d3b-9e1f-0a1b2c3d4e5f';
 
 const fromB64 = (value: string): Uint8Array<ArrayBuffer> => Buffer.from(value, 'base64url');
 
-async function registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+async function registrationOptions(algorithms: number[] = [-7]): Promise<PublicKeyCredentialCreationOptionsJSON> {
   return generateRegistrationOptions({
     rpName: 'Tessera',
     rpID,
@@ -32,18 +32,18 @@ async function registrationOptions(): Promise<PublicKeyCredentialCreationOptions
     userID: new TextEncoder().encode(userId),
     attestationType: 'none',
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-    supportedAlgorithmIDs: [-7],
+    supportedAlgorithmIDs: algorithms,
   });
 }
 
-async function verifyRegistration(response: RegistrationResponseJSON, challenge: string) {
+async function verifyRegistration(response: RegistrationResponseJSON, challenge: string, algorithms: number[] = [-7]) {
   return verifyRegistrationResponse({
     response,
     expectedChallenge: challenge,
     expectedOrigin: origin,
     expectedRPID: rpID,
     requireUserVerification: true,
-    supportedAlgorithmIDs: [-7],
+    supportedAlgorithmIDs: algorithms,
   });
 }
 
@@ -122,6 +122,36 @@ describe('SoftwareAuthenticator registration', () => {
       const response = authenticator.createCredential(creation, { origin, overrides });
       await expect(verifyRegistration(response, creation.challenge)).rejects.toThrow();
     }
+  });
+
+  it.each([
+    ['ES256', undefined, CoseAlgorithm.ES256],
+    ['EdDSA', [CoseAlgorithm.EdDSA], CoseAlgorithm.EdDSA],
+    ['RS256', [CoseAlgorithm.RS256], CoseAlgorithm.RS256],
+    ['EdDSA (offered before RS256)', [CoseAlgorithm.RS256, CoseAlgorithm.EdDSA], CoseAlgorithm.EdDSA],
+  ])(
+    'takes the first of -7, -8, -257 it supports (%s): simplewebauthn verifies the registration and a sign-in',
+    async (_name, algorithms, expected) => {
+      const authenticator = new SoftwareAuthenticator(algorithms === undefined ? {} : { algorithms });
+      const all = [CoseAlgorithm.ES256, CoseAlgorithm.EdDSA, CoseAlgorithm.RS256];
+      const creation = await registrationOptions(all);
+      const response = authenticator.createCredential(creation, { origin });
+      const verified = await verifyRegistration(response, creation.challenge, all);
+      const credential = verified.registrationInfo!.credential;
+      expect(isoCBOR.decodeFirst<Map<number, unknown>>(credential.publicKey).get(3)).toBe(expected);
+      expect(authenticator.credential(response.id)?.algorithm).toBe(expected);
+      const request = await generateAuthenticationOptions({ rpID, userVerification: 'required' });
+      const assertion = authenticator.getAssertion(request, { origin });
+      expect((await verifyAssertion(assertion, request.challenge, credential)).verified).toBe(true);
+    },
+  );
+
+  it('refuses options offering none of its algorithms, and an empty or unknown algorithm list', async () => {
+    const creation = await registrationOptions();
+    const windowsHello = new SoftwareAuthenticator({ algorithms: [CoseAlgorithm.RS256] });
+    expect(() => windowsHello.createCredential(creation, { origin })).toThrow(SoftwareAuthenticatorError);
+    expect(() => new SoftwareAuthenticator({ algorithms: [] })).toThrow(RangeError);
+    expect(() => new SoftwareAuthenticator({ algorithms: [-35 as never] })).toThrow(RangeError);
   });
 
   it('creates an RS256 key when forced, which an ES256-only verifier rejects', async () => {

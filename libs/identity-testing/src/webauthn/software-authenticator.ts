@@ -42,13 +42,13 @@ interface StoredCredential {
   readonly sequence: number;
 }
 
-const SUPPORTED_ALGORITHMS: readonly number[] = Object.values(CoseAlgorithm);
+const ALL_ALGORITHMS: readonly CoseAlgorithmId[] = Object.values(CoseAlgorithm);
 const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
 const sha256 = (bytes: Uint8Array): Uint8Array => createHash('sha256').update(bytes).digest();
 
 /**
  * A software passkey authenticator plus the browser-side client: resident credentials with
- * node:crypto keys (ES256 by default), `none` attestation, UP and UV always performed, counters and
+ * node:crypto keys (the first offered of ES256, EdDSA and RS256, or of `options.algorithms`), `none` attestation, UP and UV always performed, counters and
  * backup flags, producing the JSON that `@simplewebauthn/browser` would post — and per-call
  * overrides that break exactly one property, for attack tests. No browser, no jest: benchmarks can
  * import it under plain node.
@@ -68,6 +68,9 @@ export class SoftwareAuthenticator {
     if (!Number.isInteger(length) || length < 16 || length > 32) {
       throw new RangeError(`credentialIdLength must be an integer in 16..32, got ${length}`);
     }
+    const algorithms = options.algorithms ?? ALL_ALGORITHMS;
+    if (algorithms.length === 0 || algorithms.some((alg) => !ALL_ALGORITHMS.includes(alg)))
+      throw new RangeError(`algorithms must be a non-empty subset of ${ALL_ALGORITHMS.join(', ')}`);
   }
 
   /**
@@ -230,7 +233,8 @@ export class SoftwareAuthenticator {
 
   private chooseAlgorithm(options: SoftwareCreationOptions): CoseAlgorithmId {
     const offered = options.pubKeyCredParams ?? [{ type: 'public-key', alg: CoseAlgorithm.ES256 }];
-    const match = offered.find((p) => p.type === 'public-key' && SUPPORTED_ALGORITHMS.includes(p.alg));
+    const supported: readonly number[] = this.options.algorithms ?? ALL_ALGORITHMS;
+    const match = offered.find((p) => p.type === 'public-key' && supported.includes(p.alg));
     if (match === undefined)
       throw new SoftwareAuthenticatorError('NotSupportedError', 'no offered algorithm is supported');
     return match.alg as CoseAlgorithmId;

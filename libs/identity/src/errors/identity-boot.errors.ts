@@ -117,7 +117,7 @@ export const IDENTITY_STARTUP_CHECK_HINTS: Readonly<Record<IdentityStartupCheck,
   crypto_self_test:
     "The crypto provider's selfTest() did not return true; use createNodeIdentityCrypto() or fix the custom provider.",
   crypto_capabilities:
-    'The crypto provider must declare the capabilities sha256, hmac_sha256, p256_public_key_validate, es256_verify and rsa_sha256_verify.',
+    'The crypto provider must declare the capabilities sha256, hmac_sha256, p256_public_key_validate, es256_verify, rsa_sha256_verify and ed25519_verify.',
   http_client_redirects: 'The HTTP client must never follow redirects and declare followsRedirects: false.',
   http_client_self_test:
     'In staging/production the HTTP client must implement selfTest() returning true without any network request (createNodeHttpClient() does; it fails while NODE_TLS_REJECT_UNAUTHORIZED=0).',
@@ -126,7 +126,7 @@ export const IDENTITY_STARTUP_CHECK_HINTS: Readonly<Record<IdentityStartupCheck,
   known_answers:
     'The crypto provider failed the SHA-256 / HMAC-SHA-256 / constant-time comparison known answers; replace it.',
   public_key_verification:
-    'The crypto provider failed the P-256 / ES256 / RSA-SHA256 verification vectors; replace it.',
+    'The crypto provider failed the P-256 / ES256 / RSA-SHA256 / Ed25519 verification vectors; replace it.',
   secrets:
     'Every configured secret reference (peppers with previous versions, audit, encryption and signing keys, the bootstrap secret while pending) must resolve to at least 16 bytes, each value distinct; set the variables the references name.',
   rate_limiter:

@@ -14,6 +14,7 @@ import {
   startCeremony,
 } from './ceremony.js';
 import { decideRegistration, type RegistrationGrant } from './registration-gate.js';
+import { PASSKEY_ALGORITHMS } from './webauthn/authenticator-data.js';
 import { parseRegistrationCredential } from './webauthn/credential-json.parser.js';
 import { verifyRegistration } from './webauthn/webauthn.verifier.js';
 import { generateRecoveryCodes } from '../recovery/recovery-tokens.js';
@@ -43,7 +44,7 @@ export interface RegistrationFinish {
 
 /**
  * Route 2 (identity-http §4.3): a registration ceremony under the registration gate, excluding the
- * user's non-revoked passkeys.
+ * user's non-revoked passkeys, offering ES256, EdDSA and RS256 in that order.
  *
  * @example
  * const { ceremonyId, publicKey } = await startRegistration(kernel, call);
@@ -76,7 +77,7 @@ export async function startRegistration(kernel: IdentityKernel, call: IdentityCa
       transports: [...credential.transports],
     })),
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
-    supportedAlgorithmIDs: [-7],
+    supportedAlgorithmIDs: [...PASSKEY_ALGORITHMS],
   });
   return { ceremonyId, publicKey: { ...publicKey, hints: [] } };
 }
@@ -118,6 +119,7 @@ export async function finishRegistration(
     challengeDigest: challengeDigestBytes(challenge),
     origins: kernel.config.allowedOrigins,
     rpId: kernel.config.rp.id,
+    algorithms: PASSKEY_ALGORITHMS,
   });
   if (!verified.ok) return reject('invalid_credentials', verified.reason);
   const newCredential: NewCredential = {

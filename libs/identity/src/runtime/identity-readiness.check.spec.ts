@@ -83,7 +83,7 @@ describe('requireReady', () => {
   });
 
   it('refuses a crypto provider that does not declare every required capability', async () => {
-    const capabilities = ['sha256', 'hmac_sha256', 'p256_public_key_validate', 'es256_verify'];
+    const capabilities = ['sha256', 'hmac_sha256', 'p256_public_key_validate', 'es256_verify', 'rsa_sha256_verify'];
     const { config, runtime } = setup(developmentIdentityConfig(), { crypto: crypto({ capabilities }) });
     expect(await failedCheck(runtime, config)).toBe('crypto_capabilities');
   });
@@ -141,6 +141,8 @@ describe('requireReady', () => {
     ['accepts tampered ES256 messages', { es256Verify: () => true }],
     ['rejects valid ES256 signatures', { es256Verify: () => false }],
     ['accepts tampered RSA messages', { rsaSha256Verify: () => true }],
+    ['accepts tampered Ed25519 messages', { ed25519Verify: () => true }],
+    ['rejects valid Ed25519 signatures', { ed25519Verify: () => false }],
   ])('check 6: refuses a provider that %s', async (_name, patch) => {
     const { config, runtime } = setup(developmentIdentityConfig(), { crypto: crypto(patch) });
     expect(await failedCheck(runtime, config)).toBe('public_key_verification');

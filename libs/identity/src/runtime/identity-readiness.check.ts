@@ -126,6 +126,7 @@ function publicKeyChecks(runtime: IdentityRuntime): boolean {
   const p256 = { x: b64(V.p256.x), y: b64(V.p256.y) };
   const offCurve = { x: p256.x, y: b64(V.p256.offCurveY) };
   const rsa = { n: b64(V.rsa.n), e: b64(V.rsa.e) };
+  const ed25519 = b64(V.ed25519.x);
   const message = Buffer.from(V.message, 'utf8');
   const tampered = Buffer.from(V.tamperedMessage, 'utf8');
   return (
@@ -134,7 +135,9 @@ function publicKeyChecks(runtime: IdentityRuntime): boolean {
     crypto.es256Verify(p256, message, b64(V.p256.es256DerSignature)) === true &&
     crypto.es256Verify(p256, tampered, b64(V.p256.es256DerSignature)) === false &&
     crypto.rsaSha256Verify(rsa, message, b64(V.rsa.signature)) === true &&
-    crypto.rsaSha256Verify(rsa, tampered, b64(V.rsa.signature)) === false
+    crypto.rsaSha256Verify(rsa, tampered, b64(V.rsa.signature)) === false &&
+    crypto.ed25519Verify(ed25519, message, b64(V.ed25519.signature)) === true &&
+    crypto.ed25519Verify(ed25519, tampered, b64(V.ed25519.signature)) === false
   );
 }
 

@@ -54,6 +54,7 @@ export const REQUIRED_CRYPTO_CAPABILITIES = Object.freeze([
   'p256_public_key_validate',
   'es256_verify',
   'rsa_sha256_verify',
+  'ed25519_verify',
 ] as const);
 
 /**
@@ -74,6 +75,8 @@ export interface IdentityCrypto {
   es256Verify(key: P256PublicKey, data: Uint8Array, signature: Uint8Array, format?: 'der' | 'p1363'): boolean;
   /** RSASSA-PKCS1-v1_5 / SHA-256 (RS256); keys under 2048 bits are refused. */
   rsaSha256Verify(key: RsaPublicKey, data: Uint8Array, signature: Uint8Array): boolean;
+  /** Ed25519 (EdDSA, RFC 8032) over `data`: a 32-byte public key and a raw 64-byte signature. */
+  ed25519Verify(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean;
   /** The provider's own health check; `requireReady` refuses to start unless it returns `true`. */
   selfTest(): boolean;
   /** Declared primitives; must include every {@link REQUIRED_CRYPTO_CAPABILITIES} entry. */

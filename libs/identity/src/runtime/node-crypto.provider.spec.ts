@@ -80,4 +80,20 @@ describe('node crypto provider', () => {
     expect(provider.rsaSha256Verify({ n: b64(jwk.n!), e: b64(jwk.e!) }, message, weak)).toBe(false);
     expect(provider.rsaSha256Verify({ n: rsa.n, e: new Uint8Array([1]) }, message, signature)).toBe(false);
   });
+
+  it('verifies Ed25519 over the raw 32-byte key and refuses tampered messages, signatures and wrong lengths', () => {
+    const key = b64(V.ed25519.x);
+    const signature = b64(V.ed25519.signature);
+    expect(provider.ed25519Verify(key, message, signature)).toBe(true);
+    expect(provider.ed25519Verify(key, Buffer.from(V.tamperedMessage), signature)).toBe(false);
+    const flipped = Buffer.from(signature);
+    flipped[10] = flipped[10]! ^ 0x01;
+    expect(provider.ed25519Verify(key, message, flipped)).toBe(false);
+    expect(provider.ed25519Verify(key, message, signature.subarray(1))).toBe(false);
+    expect(provider.ed25519Verify(key, message, Buffer.concat([signature, Buffer.alloc(1)]))).toBe(false);
+    expect(provider.ed25519Verify(key.subarray(1), message, signature)).toBe(false);
+    const { publicKey } = crypto.generateKeyPairSync('ed25519');
+    const other = b64(publicKey.export({ format: 'jwk' }).x!);
+    expect(provider.ed25519Verify(other, message, signature)).toBe(false);
+  });
 });

@@ -56,6 +56,15 @@ export function createNodeIdentityCrypto(): IdentityCrypto {
         return false;
       }
     },
+    ed25519Verify(publicKey, data, signature) {
+      if (publicKey.byteLength !== 32 || signature.byteLength !== 64) return false;
+      try {
+        const key = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64u(publicKey) }, format: 'jwk' });
+        return crypto.verify(null, data, key, signature);
+      } catch {
+        return false;
+      }
+    },
     selfTest: nodeCryptoSelfTest,
   };
 }

@@ -35,4 +35,12 @@ describe('embedded self-test vectors', () => {
     expect(crypto.verify('sha256', message, key, b64(V.rsa.signature))).toBe(true);
     expect(crypto.verify('sha256', tampered, key, b64(V.rsa.signature))).toBe(false);
   });
+
+  it('hold an Ed25519 key and a raw 64-byte EdDSA signature valid for the message only', () => {
+    const key = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: V.ed25519.x }, format: 'jwk' });
+    expect(key.asymmetricKeyType).toBe('ed25519');
+    expect(b64(V.ed25519.signature)).toHaveLength(64);
+    expect(crypto.verify(null, message, key, b64(V.ed25519.signature))).toBe(true);
+    expect(crypto.verify(null, tampered, key, b64(V.ed25519.signature))).toBe(false);
+  });
 });

@@ -21,7 +21,7 @@ export interface AttestedCredential {
   readonly credentialId: Uint8Array;
   /** The COSE key exactly as the authenticator encoded it. */
   readonly publicKeyBytes: Uint8Array;
-  readonly publicKey: { readonly x: Uint8Array; readonly y: Uint8Array };
+  readonly publicKey: CosePublicKey;
 }
 
 /** Parsed authenticator data with every contract rule of identity-model §5.3 already applied. */
@@ -52,8 +52,9 @@ export type AuthenticatorDataResult =
 
 /**
  * Parses and checks authenticator data: UP and UV set, reserved bits 0x02/0x20 clear, BS only with
- * BE, no extension data, attested credential data present exactly for a registration, an ES256
- * P-256 COSE key with exactly the members kty, alg, crv, x, y, and no trailing bytes.
+ * BE, no extension data, attested credential data present exactly for a registration, a COSE key
+ * of one of the {@link PASSKEY_ALGORITHMS} with exactly its members (see {@link coseKey}), and no
+ * trailing bytes.
  *
  * @example
  * const parsed = parseAuthenticatorData(authData, { registration: true });
@@ -94,7 +95,7 @@ function parseAttested(bytes: Uint8Array): AttestedCredential | AuthenticatorDat
     return 'authenticator_data_malformed';
   }
   if (!isCborMap(decoded.value)) return 'authenticator_data_malformed';
-  const publicKey = es256Key(decoded.value);
+  const publicKey = coseKey(decoded.value);
   if (publicKey === undefined) return 'public_key_unsupported';
   return {
     aaguid: bytes.subarray(0, 16),
@@ -104,16 +105,79 @@ function parseAttested(bytes: Uint8Array): AttestedCredential | AuthenticatorDat
   };
 }
 
+/**
+ * The COSE algorithms a passkey may use, in the order registration offers them (identity-model
+ * §5.3): ES256, EdDSA (Ed25519), RS256 (Windows Hello's TPM keys).
+ */
+export const PASSKEY_ALGORITHMS = Object.freeze([-7, -8, -257] as const);
+
+/** One of the {@link PASSKEY_ALGORITHMS}. */
+export type PasskeyAlgorithm = (typeof PASSKEY_ALGORITHMS)[number];
+
+/** A credential public key, by algorithm, as its COSE_Key carries it. */
+export type CosePublicKey =
+  | { readonly alg: -7; readonly x: Uint8Array; readonly y: Uint8Array }
+  | { readonly alg: -8; readonly x: Uint8Array }
+  | { readonly alg: -257; readonly n: Uint8Array; readonly e: Uint8Array };
+
+/** RSA modulus bounds of an RS256 passkey, in bytes (2048..4096 bits). */
+export const RSA_MODULUS_BYTES = Object.freeze({ min: 256, max: 512 });
+
 const ES256_MEMBERS = [1, 3, -1, -2, -3];
+const EDDSA_MEMBERS = [1, 3, -1, -2];
+const RS256_MEMBERS = [1, 3, -1, -2];
+
+function exactMembers(cose: CborMap, members: readonly number[]): boolean {
+  return cose.size === members.length && members.every((key) => cose.has(key));
+}
+
+/**
+ * The public key of a COSE_Key with exactly the members of its algorithm, `undefined` otherwise:
+ * ES256 — EC2 (kty 2), crv P-256 (1), 32-byte x and y; EdDSA — OKP (kty 1), crv Ed25519 (6),
+ * 32-byte x; RS256 — RSA (kty 3), a 2048..4096-bit odd modulus n without a leading zero byte and
+ * the exponent 65537 encoded as the three bytes 01 00 01.
+ *
+ * @example
+ * const key = coseKey(decodeCanonicalCbor(bytes).value as CborMap); // { alg: -257, n, e }
+ */
+export function coseKey(cose: CborMap): CosePublicKey | undefined {
+  const alg = cose.get(3);
+  if (alg === -7) return es256Key(cose);
+  if (alg === -8) return eddsaKey(cose);
+  if (alg === -257) return rs256Key(cose);
+  return undefined;
+}
 
 /** The x/y of an EC2 P-256 ES256 COSE key with no other members; `undefined` otherwise. */
-export function es256Key(cose: CborMap): { x: Uint8Array; y: Uint8Array } | undefined {
-  if (cose.size !== ES256_MEMBERS.length || !ES256_MEMBERS.every((key) => cose.has(key))) return undefined;
+export function es256Key(cose: CborMap): Extract<CosePublicKey, { alg: -7 }> | undefined {
+  if (!exactMembers(cose, ES256_MEMBERS)) return undefined;
   const x = cose.get(-2);
   const y = cose.get(-3);
   if (cose.get(1) !== 2 || cose.get(3) !== -7 || cose.get(-1) !== 1) return undefined;
   if (!(x instanceof Uint8Array) || !(y instanceof Uint8Array) || x.length !== 32 || y.length !== 32) return undefined;
-  return { x, y };
+  return { alg: -7, x, y };
+}
+
+function eddsaKey(cose: CborMap): Extract<CosePublicKey, { alg: -8 }> | undefined {
+  if (!exactMembers(cose, EDDSA_MEMBERS)) return undefined;
+  const x = cose.get(-2);
+  if (cose.get(1) !== 1 || cose.get(3) !== -8 || cose.get(-1) !== 6) return undefined;
+  if (!(x instanceof Uint8Array) || x.length !== 32) return undefined;
+  return { alg: -8, x };
+}
+
+function rs256Key(cose: CborMap): Extract<CosePublicKey, { alg: -257 }> | undefined {
+  if (!exactMembers(cose, RS256_MEMBERS)) return undefined;
+  const n = cose.get(-1);
+  const e = cose.get(-2);
+  if (cose.get(1) !== 3 || cose.get(3) !== -257) return undefined;
+  if (!(n instanceof Uint8Array) || n.length < RSA_MODULUS_BYTES.min || n.length > RSA_MODULUS_BYTES.max)
+    return undefined;
+  // No leading zero byte, top bit of a 256-byte modulus set (≥ 2048 bits), odd.
+  if (n[0] === 0 || (n.length === RSA_MODULUS_BYTES.min && n[0]! < 0x80) || (n[n.length - 1]! & 1) === 0)
+    return undefined;
+  if (!(e instanceof Uint8Array) || e.length !== 3 || e[0] !== 1 || e[1] !== 0 || e[2] !== 1) return undefined;
+  return { alg: -257, n, e };
 }
 
 function fail(reason: AuthenticatorDataFailure): AuthenticatorDataResult {

@@ -9,8 +9,10 @@ export const WEBAUTHN_LIMITS = Object.freeze({
   credentialIdBytes: 1024,
   credentialIdMinChars: 2,
   credentialIdMaxChars: 5464,
+  /** DER ES256 ≥ 6 bytes (8 chars); RS256 = the modulus length, ≤ 512 bytes (683 chars). */
   signatureMinChars: 8,
-  signatureMaxChars: 108,
+  signatureMaxChars: 683,
+  signatureMaxBytes: 512,
   userHandleBytes: 64,
   publicKeyBytes: 2048,
   transports: 8,
@@ -161,8 +163,9 @@ export function parseRegistrationCredential(value: unknown): RegistrationCredent
 }
 
 /**
- * Strictly decodes an `AuthenticationCredential` (exact members, bounded base64url, DER
- * signature string 8..108 chars, `userHandle` ≤ 64 bytes). `undefined` means 400 `request_invalid`.
+ * Strictly decodes an `AuthenticationCredential` (exact members, bounded base64url, signature
+ * string 8..683 chars — DER ES256, raw Ed25519 or an RS256 signature of up to 4096 bits —,
+ * `userHandle` ≤ 64 bytes). `undefined` means 400 `request_invalid`.
  *
  * @example
  * const credential = parseAuthenticationCredential(body.credential);
@@ -183,7 +186,7 @@ export function parseAuthenticationCredential(value: unknown): AuthenticationCre
     minBytes: 37,
     maxBytes: WEBAUTHN_LIMITS.authenticatorDataBytes,
   });
-  const signature = decodeBase64Url(signatureText, { minBytes: 6, maxBytes: 81 });
+  const signature = decodeBase64Url(signatureText, { minBytes: 6, maxBytes: WEBAUTHN_LIMITS.signatureMaxBytes });
   const userHandle = decodeBase64Url(response.userHandle, { minBytes: 1, maxBytes: WEBAUTHN_LIMITS.userHandleBytes });
   if (authenticatorData === undefined || signature === undefined || userHandle === undefined) return undefined;
   return { ...parsed.common, authenticatorData, signature, userHandle };

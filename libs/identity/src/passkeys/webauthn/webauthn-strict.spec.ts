@@ -95,7 +95,7 @@ describe('parseAuthenticatorData', () => {
     expect(parseAuthenticatorData(rpIdHash, { registration: false }).ok).toBe(false);
   });
 
-  it('accepts only an exact ES256 P-256 COSE key in attested data', () => {
+  it('accepts an exact ES256 P-256 COSE key in attested data, not an EC2 key naming RS256 or extra members', () => {
     const x = new Uint8Array(32).fill(1);
     const y = new Uint8Array(32).fill(2);
     const attested = (key: Map<number, unknown>) => {
@@ -193,7 +193,7 @@ describe('credential JSON', () => {
     expect(parseRegistrationCredential({ ...registration, id: b64('other') })).toBeDefined();
   });
 
-  it('bounds the signature string and the user handle', () => {
+  it('bounds the signature string (8..683 chars, ≤ 512 bytes for RS256-4096) and the user handle', () => {
     const assertion = {
       id: b64('cred'),
       rawId: b64('cred'),
@@ -207,8 +207,12 @@ describe('credential JSON', () => {
       clientExtensionResults: {},
     };
     expect(parseAuthenticationCredential(assertion)).toBeDefined();
-    const longSignature = { ...assertion, response: { ...assertion.response, signature: 'A'.repeat(109) } };
+    const rs4096 = { ...assertion, response: { ...assertion.response, signature: b64(new Uint8Array(512)) } };
+    expect(parseAuthenticationCredential(rs4096)?.signature).toHaveLength(512);
+    const longSignature = { ...assertion, response: { ...assertion.response, signature: 'A'.repeat(684) } };
     expect(parseAuthenticationCredential(longSignature)).toBeUndefined();
+    const shortSignature = { ...assertion, response: { ...assertion.response, signature: 'A'.repeat(7) } };
+    expect(parseAuthenticationCredential(shortSignature)).toBeUndefined();
     const longHandle = { ...assertion, response: { ...assertion.response, userHandle: b64(new Uint8Array(65)) } };
     expect(parseAuthenticationCredential(longHandle)).toBeUndefined();
   });

@@ -2,8 +2,14 @@ import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simp
 import type { IdentityCrypto } from '../../runtime/identity.runtime.js';
 import type { AuthenticatorTransport, CredentialRecord } from '../../store/identity-records.js';
 import { decodeBase64Url, encodeBase64Url } from '../../tokens/base64url.codec.js';
-import { parseAuthenticatorData, es256Key, type AuthenticatorData } from './authenticator-data.js';
-import { decodeCanonicalCbor, isCborMap, type CborMap } from './cbor.decoder.js';
+import {
+  coseKey,
+  parseAuthenticatorData,
+  type AuthenticatorData,
+  type CosePublicKey,
+  type PasskeyAlgorithm,
+} from './authenticator-data.js';
+import { decodeCanonicalCbor, isCborMap } from './cbor.decoder.js';
 import { isStrictDerSignature, parseClientData } from './client-data.js';
 import type { AuthenticationCredential, RegistrationCredential } from './credential-json.parser.js';
 
@@ -13,6 +19,11 @@ export interface CeremonyExpectation {
   readonly challengeDigest: Uint8Array;
   readonly origins: readonly string[];
   readonly rpId: string;
+}
+
+/** What a registration expects besides: the algorithms its options offered (`pubKeyCredParams`). */
+export interface RegistrationExpectation extends CeremonyExpectation {
+  readonly algorithms: readonly PasskeyAlgorithm[];
 }
 
 /** A verified registration: the credential to store. */
@@ -88,16 +99,17 @@ function attestationAuthData(bytes: Uint8Array): Uint8Array | string {
 
 /**
  * Verifies a registration under every rule of identity-model §5.3, then lets
- * `@simplewebauthn/server` verify it too (ES256 only, UV required, exact origins and RP ID).
+ * `@simplewebauthn/server` verify it too (the offered algorithms only, UV required, exact origins
+ * and RP ID). The COSE key must be of an offered algorithm, with exactly that algorithm's members.
  *
  * @example
- * const result = await verifyRegistration(runtime.crypto, credential, json, { challengeDigest, origins, rpId });
+ * const result = await verifyRegistration(runtime.crypto, credential, json, { challengeDigest, origins, rpId, algorithms: PASSKEY_ALGORITHMS });
  */
 export async function verifyRegistration(
   crypto: IdentityCrypto,
   credential: RegistrationCredential,
   json: unknown,
-  expected: CeremonyExpectation,
+  expected: RegistrationExpectation,
 ): Promise<Verification<VerifiedRegistration>> {
   const clientData = checkClientData(crypto, credential.clientDataJSON, 'webauthn.create', expected);
   if (!clientData.ok) return clientData;
@@ -108,9 +120,11 @@ export async function verifyRegistration(
   const attested = parsed.value.attested!;
   if (!crypto.timingSafeEqual(attested.credentialId, credential.rawId)) return fail('credential_id_mismatch');
   if (credential.id !== encodeBase64Url(credential.rawId)) return fail('credential_id_mismatch');
-  if (!crypto.p256PublicKeyValidate(attested.publicKey)) return fail('public_key_invalid');
+  const key = attested.publicKey;
+  if (!expected.algorithms.includes(key.alg)) return fail('public_key_unsupported');
+  if (key.alg === -7 && !crypto.p256PublicKeyValidate(key)) return fail('public_key_invalid');
   if (!credPropsOnly(credential.clientExtensionResults)) return fail('unexpected_extension_results');
-  if (credential.publicKeyAlgorithm !== undefined && credential.publicKeyAlgorithm !== -7)
+  if (credential.publicKeyAlgorithm !== undefined && credential.publicKeyAlgorithm !== key.alg)
     return fail('public_key_unsupported');
   if (credential.authenticatorData !== undefined && !crypto.timingSafeEqual(credential.authenticatorData, authData))
     return fail('authenticator_data_mismatch');
@@ -123,7 +137,7 @@ export async function verifyRegistration(
       expectedType: 'webauthn.create',
       requireUserPresence: true,
       requireUserVerification: true,
-      supportedAlgorithmIDs: [-7],
+      supportedAlgorithmIDs: [...expected.algorithms],
     });
     if (!library.verified || library.registrationInfo.credential.id !== credential.id) return fail('library_rejected');
   } catch {
@@ -145,7 +159,8 @@ export async function verifyRegistration(
 /**
  * Verifies an assertion for a stored credential under identity-model §5.3: type, challenge,
  * origin, crossOrigin, RP ID hash, UP/UV, reserved bits, no extensions, `userHandle` equal to the
- * owner's id bytes, immutable backup eligibility, strict DER ES256 signature. A counter regression
+ * owner's id bytes, immutable backup eligibility, and a signature under the stored key's own
+ * algorithm (see {@link signatureValid}). A counter regression
  * (both non-zero, returned ≤ stored) with a valid signature is reported, never accepted.
  *
  * Every check `verifyAuthenticationResponse` of `@simplewebauthn/server` makes is made here,
@@ -174,9 +189,8 @@ export async function verifyAssertion(
   if (parsed.value.backupEligible !== stored.backupEligible) return fail('backup_eligibility_changed');
   const key = storedKey(stored.publicKey);
   if (key === undefined) return fail('public_key_invalid');
-  if (!isStrictDerSignature(credential.signature)) return fail('signature_invalid');
   const signed = Buffer.concat([credential.authenticatorData, crypto.sha256(credential.clientDataJSON)]);
-  if (!crypto.es256Verify(key, signed, credential.signature, 'der')) return fail('signature_invalid');
+  if (!signatureValid(crypto, key, signed, credential.signature)) return fail('signature_invalid');
   const returned = parsed.value.signCount;
   // WebAuthn L3 §7.2 step 21: with either counter non-zero, a returned value not above the stored
   // one is a regression (a zero from an authenticator that counted before included).
@@ -184,10 +198,25 @@ export async function verifyAssertion(
   return { ok: true, value: { signCount: returned, backedUp: parsed.value.backedUp, counterRegressed } };
 }
 
-function storedKey(bytes: Uint8Array): { x: Uint8Array; y: Uint8Array } | undefined {
+/**
+ * A signature under the stored key's algorithm: ES256 a strict DER ECDSA signature; EdDSA the raw
+ * 64 bytes (no DER); RS256 PKCS#1 v1.5 exactly as long as the modulus.
+ */
+function signatureValid(crypto: IdentityCrypto, key: CosePublicKey, signed: Uint8Array, signature: Uint8Array) {
+  switch (key.alg) {
+    case -7:
+      return isStrictDerSignature(signature) && crypto.es256Verify(key, signed, signature, 'der');
+    case -8:
+      return signature.length === 64 && crypto.ed25519Verify(key.x, signed, signature);
+    case -257:
+      return signature.length === key.n.length && crypto.rsaSha256Verify(key, signed, signature);
+  }
+}
+
+function storedKey(bytes: Uint8Array): CosePublicKey | undefined {
   try {
     const decoded = decodeCanonicalCbor(bytes).value;
-    return isCborMap(decoded) ? es256Key(decoded as CborMap) : undefined;
+    return isCborMap(decoded) ? coseKey(decoded) : undefined;
   } catch {
     return undefined;
   }
