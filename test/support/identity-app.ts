@@ -26,7 +26,7 @@ export interface IdentityTestApp {
  */
 export type IdentityTestModuleOptions = Pick<
   IdentityModuleOptions,
-  'platformAuthorizer' | 'notificationSink' | 'capabilityResolvers' | 'organizationSelector' | 'federation' | 'scim'
+  'platformAuthorizer' | 'notificationSink' | 'invitations' | 'capabilityResolvers' | 'organizationSelector' | 'federation' | 'scim'
 >;
 
 /**

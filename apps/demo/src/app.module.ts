@@ -11,7 +11,7 @@ import { TodosModule } from './todos/todos.module.js';
 import { IdentityModule, resolveIdentityConfig } from '@tessera/identity';
 import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
 import { AccountController } from './account/account.controller.js';
-import { demoIdentity, deployedFromEnv } from './identity/demo-identity.config.js';
+import { demoIdentity, deployedFromEnv, developmentOutbox } from './identity/demo-identity.config.js';
 import { PagesModule } from './pages/pages.module.js';
 import { apiDocsRouter } from './pages/api-docs.router.js';
 import { packagePublishers, packagesOrganization, PackagesModule } from './packages/packages.module.js';
@@ -56,6 +56,8 @@ export class AppModule {
     const provider = metricsKeyProvider(env);
     const identity = demoIdentity(options.port ?? 3000, options.secretsFile, env);
     const deployed = deployedFromEnv(env);
+    // Development: invitations are "sent" to an outbox page instead of an SMTP server.
+    const outbox = deployed ? undefined : developmentOutbox(options.secretsFile);
     return {
       module: AppModule,
       imports: [
@@ -81,10 +83,11 @@ export class AppModule {
           store: IdentityMikroOrmModule.forRoot(),
           capabilityResolvers: [packagePublishers],
           organizationSelector: packagesOrganization,
+          ...(outbox === undefined ? {} : { notificationSink: outbox }),
         }),
         TodosModule,
         PackagesModule,
-        PagesModule,
+        PagesModule.forRoot({ outbox }),
         // The API reference exists exactly when the identity document is served (option `openApi`).
         RouterModule.forFeature({
           name: 'ApiDocs',

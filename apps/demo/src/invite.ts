@@ -36,14 +36,18 @@ async function main(): Promise<void> {
   );
   await app.init();
   try {
-    const { invitation, token } = await app.get(IdentityInvitations).create({
+    const { invitation, token, delivered } = await app.get(IdentityInvitations).create({
       organizationId: values.organization,
       email: values.email,
       role: values.role as CreateInvitationInput['role'], // validated by the service
       invitedByUserId: values['invited-by'] ?? null,
     });
-    const url = `http://localhost:${port}/identity/enroll#token=${encodeURIComponent(token)}`;
-    console.log(JSON.stringify({ invitationId: invitation.id, expiresAt: invitation.expiresAt, url }));
+    // Delivered through the notification sink (the development outbox): the link is there, not here.
+    const where =
+      token === undefined
+        ? { outbox: `http://localhost:${port}/identity/dev/outbox` }
+        : { url: `http://localhost:${port}/identity/enroll#token=${encodeURIComponent(token)}` };
+    console.log(JSON.stringify({ invitationId: invitation.id, expiresAt: invitation.expiresAt, delivered, ...where }));
   } finally {
     await app.close();
   }

@@ -9,6 +9,7 @@ import type { SessionValidationCache } from './sessions/session-validation.cache
 import type { AdministrativeRecovery } from './recovery/admin-recovery.port.js';
 import type { FederationSettings } from './federation/federation-settings.js';
 import type { ScimSettings } from './scim/scim.options.js';
+import type { InvitationDeliverySettings } from './invitations/invitation-delivery.port.js';
 
 /**
  * Everything an identity service needs once startup checks passed: validated configuration,
@@ -27,6 +28,8 @@ export interface IdentityKernel {
   readonly capabilityResolvers: readonly CapabilityResolver[];
   /** Present only when both a platform authorizer and a notification sink are configured. */
   readonly adminRecovery?: AdministrativeRecovery;
+  /** Present only with a `notificationSink.deliverInvitation`: route 31 sends the enrolment link. */
+  readonly invitationDelivery?: InvitationDeliverySettings;
   /** Validated federation options (static providers resolved). */
   readonly federation: FederationSettings;
   /** Validated SCIM options. */

@@ -5,6 +5,7 @@ import type { IdentityScimOptions } from './scim/scim.options.js';
 import type { CapabilityResolver, OrganizationSelector } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
+import type { InvitationNotificationSink } from './invitations/invitation-delivery.port.js';
 
 /** Options of `IdentityModule.forRoot` (identity-model §7.3). */
 export interface IdentityModuleOptions {
@@ -16,8 +17,14 @@ export interface IdentityModuleOptions {
   capabilityResolvers?: CapabilityResolver[];
   /** Decides who may issue administrative recovery tickets; with `notificationSink`, enables administrative recovery (`/identity/v1/recovery/admin/...`). */
   platformAuthorizer?: PlatformRecoveryAuthorizer;
-  /** Delivers recovery tickets out of band; with `platformAuthorizer`, enables administrative recovery. */
-  notificationSink?: RecoveryNotificationSink;
+  /**
+   * Delivers out of band: `deliverRecoveryTicket` (with `platformAuthorizer`, enables administrative
+   * recovery) and `deliverInvitation` (route 31 then sends the enrolment link instead of answering
+   * the token; see `invitations`).
+   */
+  notificationSink?: IdentityNotificationSink;
+  /** Invitation delivery through `notificationSink.deliverInvitation`. @default {} */
+  invitations?: IdentityInvitationOptions;
   /** Picks the organization of host routes (identity routes name theirs in the path). @default [] */
   organizationSelector?: OrganizationSelector | readonly OrganizationSelector[];
   /**
@@ -30,6 +37,25 @@ export interface IdentityModuleOptions {
   federation?: IdentityFederationOptions;
   /** SCIM 2.0 provisioning under `/scim/v2`: organization-managed connections, Users and Groups. @default enabled */
   scim?: IdentityScimOptions;
+}
+
+/** The notification sink: either delivery, or both. */
+export type IdentityNotificationSink = Partial<RecoveryNotificationSink & InvitationNotificationSink>;
+
+/** How route 31 hands a new invitation over when `notificationSink.deliverInvitation` is configured. */
+export interface IdentityInvitationOptions {
+  /**
+   * Path of the enrolment page on `publicBaseUrl` that the delivered link opens; the token follows
+   * in the fragment (`#token=…`). @default '/identity/enroll'
+   */
+  enrollPath?: string;
+  /**
+   * With a `deliverInvitation` sink, also answer the token in route 31's body (so the inviter can
+   * copy the link as well). Without such a sink the token is always answered. @default false
+   */
+  returnTokenWithSink?: boolean;
+  /** Bound on one delivery in milliseconds, 100..60000; a slower one counts as failed. @default 10000 */
+  deliveryTimeoutMs?: number;
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

@@ -31,6 +31,7 @@ import {
 import { IdentityService, logStartupFailure } from './identity.service.js';
 import { SessionValidationCache } from './sessions/session-validation.cache.js';
 import { IdentityInvitations } from './invitations/invitation.service.js';
+import { resolveInvitationDelivery } from './invitations/invitation-delivery.settings.js';
 import { IdentityAudit } from './audit/audit.service.js';
 import { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
@@ -55,6 +56,7 @@ const kernelProvider: Provider = {
     changeFeed: IdentityChangeFeed | undefined,
   ): Promise<IdentityKernel> => {
     const config = createIdentityConfig(options.config);
+    const invitationDelivery = resolveInvitationDelivery(options.notificationSink, options.invitations, config.publicBaseUrl);
     const runtime = options.runtime ?? createNodeIdentityRuntime();
     const keys = await requireReady(runtime, config)
       .then(async (ready) => {
@@ -75,6 +77,7 @@ const kernelProvider: Provider = {
     const sessionCache = new SessionValidationCache(config.lifetimes.sessionCacheSeconds * 1000);
     await sessionCache.attach(changeFeed);
     const { platformAuthorizer: authorizer, notificationSink: sink } = options;
+    const deliverRecoveryTicket = sink?.deliverRecoveryTicket;
     return {
       config,
       runtime,
@@ -86,7 +89,10 @@ const kernelProvider: Provider = {
       capabilityResolvers: options.capabilityResolvers ?? [],
       federation,
       scim: resolveScimSettings(options.scim),
-      ...(authorizer !== undefined && sink !== undefined ? { adminRecovery: { authorizer, sink } } : {}),
+      ...(authorizer !== undefined && typeof deliverRecoveryTicket === 'function'
+        ? { adminRecovery: { authorizer, sink: { deliverRecoveryTicket: (input) => deliverRecoveryTicket.call(sink, input) } } }
+        : {}),
+      ...(invitationDelivery === undefined ? {} : { invitationDelivery }),
     };
   },
 };

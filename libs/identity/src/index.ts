@@ -6,6 +6,12 @@ export type {
   AdministrativeRecovery,
 } from './recovery/admin-recovery.port.js';
 export type {
+  InvitationDelivery,
+  InvitationNotificationSink,
+  InvitationDeliverySettings,
+} from './invitations/invitation-delivery.port.js';
+export type { InvitationPreview } from './invitations/invitation-preview.js';
+export type {
   AssertionSubjects,
   IdentityCredentialReads,
   IdentityCredentialCommands,
@@ -279,7 +285,12 @@ export {
 } from './http/identity-exchange.js';
 export { IdentityModule } from './identity.module.js';
 export { IDENTITY_MODULE_OPTIONS } from './identity.module-definition.js';
-export type { IdentityModuleOptions, IdentityModuleExtras } from './identity.module-definition.js';
+export type {
+  IdentityModuleOptions,
+  IdentityModuleExtras,
+  IdentityNotificationSink,
+  IdentityInvitationOptions,
+} from './identity.module-definition.js';
 export { IdentityService } from './identity.service.js';
 export { IdentityGuard } from './guards/identity.guard.js';
 export { IdentityExceptionFilter } from './guards/identity-exception.filter.js';

@@ -98,8 +98,8 @@ describe('no response or log line carries a token, digest, secret or exception t
         role: 'publisher',
         invitedByUserId: owner.userId,
       });
-      invitationTokens.push(token);
-      needles.push({ label: `invitation token ${email}`, forms: encodedForms(token) });
+      invitationTokens.push(token!);
+      needles.push({ label: `invitation token ${email}`, forms: encodedForms(token!) });
     }
     const [grace] = invitationTokens;
     const enrolled = await call(

@@ -107,6 +107,12 @@ describe('the demo in production behind a TLS-terminating proxy', () => {
     expect((await new ProxyClient(app).get('/identity/v1/client-config')).body.features.bootstrap).toBe(false);
   });
 
+  it('serves no development outbox: the page exists in development only', async () => {
+    const res = await new ProxyClient(app).get('/identity/dev/outbox');
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('invited you');
+  });
+
   it('issues the session cookie as __Host- and Secure, as the https origin requires', async () => {
     const res = await new ProxyClient(app).post('/identity/v1/bootstrap').send({
       secret: env.TESSERA_PRODUCTION_BOOTSTRAP_SECRET,

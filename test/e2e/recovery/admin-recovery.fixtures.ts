@@ -14,7 +14,7 @@ export const REDEEM = '/identity/v1/recovery/admin/tickets/redeem';
 type Sink = NonNullable<IdentityModuleOptions['notificationSink']>;
 type Authorizer = NonNullable<IdentityModuleOptions['platformAuthorizer']>;
 /** What the notification sink is handed. */
-export type Delivery = Parameters<Sink['deliverRecoveryTicket']>[0];
+export type Delivery = Parameters<NonNullable<Sink['deliverRecoveryTicket']>>[0];
 
 /** A platform authorizer that allows the listed actors and records every question. */
 export class TestAuthorizer implements Authorizer {

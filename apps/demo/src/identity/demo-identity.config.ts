@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { DevelopmentOutbox } from './development-outbox.js';
 import {
   createEnvAndFileSecretResolver,
   createInMemorySecretResolver,
@@ -130,4 +131,18 @@ export function demoIdentity(port: number, secretsFile: string | undefined, env:
     runtime: createNodeIdentityRuntime({ secrets: createInMemorySecretResolver(values) }),
     federation: DEMO_FEDERATION,
   };
+}
+
+/**
+ * The development outbox ({@link DevelopmentOutbox}): kept in `development-outbox.ndjson` next to
+ * the development secrets when they are kept in a file (so `npm run invite` and restarts share
+ * it), in memory otherwise.
+ *
+ * @example
+ * const outbox = developmentOutbox('.data/identity-development-secrets.json'); // .data/development-outbox.ndjson
+ */
+export function developmentOutbox(secretsFile: string | undefined): DevelopmentOutbox {
+  return new DevelopmentOutbox(
+    secretsFile === undefined ? undefined : join(dirname(secretsFile), 'development-outbox.ndjson'),
+  );
 }

@@ -54,6 +54,7 @@ export function startupHints(facts: StartupFacts): string[] {
     }
   }
   lines.push(`Every page and the API docs: ${publicUrl}/ and ${publicUrl}/identity/docs`);
+  if (!facts.deployed) lines.push(`Invitations are delivered to the development outbox: ${publicUrl}/identity/dev/outbox`);
   if (!facts.metricsKeySet) lines.push('GET /metrics answers 401 until TESSERA_METRICS_API_KEY is set');
   return lines;
 }

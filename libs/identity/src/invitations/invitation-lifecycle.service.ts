@@ -11,6 +11,7 @@ import { parseInvitationToken } from '../tokens/secret-token.format.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { enrollInvitation, findInvitationByToken, type InvitationEnrollment } from './invitation-enrollment.js';
 import { IdentityInvitations } from './invitation.service.js';
+import { previewInvitation, type InvitationPreview } from './invitation-preview.js';
 
 /**
  * The invitations domain behind routes 30–34 (identity-http §4.1, identity-model §5.4): list an
@@ -45,7 +46,7 @@ export class IdentityInvitationLifecycle {
     organizationId: string,
     email: string,
     role: string,
-  ): Promise<{ invitation: InvitationRecord; token: string }> {
+  ): Promise<{ invitation: InvitationRecord; token?: string; delivered: boolean }> {
     if (!Object.hasOwn(ROLE_RANK, role)) throw new IdentityError('request_invalid');
     const invited = role as OrganizationRole;
     const scope = requireOrganizationScope(call.context, organizationId, 'membership.invite');
@@ -111,6 +112,11 @@ export class IdentityInvitationLifecycle {
     });
     if (!result.ok) throw credentialRefusal(result.code);
     return result.value.membership;
+  }
+
+  /** Route 34b: what the invitee may see before enrolling (anonymous, rate limited, nothing written). */
+  preview(facts: RequestFacts, token: string): Promise<InvitationPreview> {
+    return previewInvitation(this.kernel, facts.at, token);
   }
 
   /** Route 34: a new user, its membership and a restricted session, in one command. */

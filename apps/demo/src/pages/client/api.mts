@@ -24,6 +24,8 @@ export type RouteName =
 export interface ClientConfig {
   readonly version: number;
   readonly rpId: string;
+  /** `/identity/v1`: routes the configuration does not list (e.g. the invitation preview) are under it. */
+  readonly identityBase: string;
   readonly csrf: { readonly header: string; readonly sessionStorageName: string };
   readonly routes: Readonly<Record<RouteName, string>>;
   readonly features: Readonly<Record<string, boolean>>;
@@ -156,6 +158,11 @@ export class IdentityApi {
     } finally {
       channel.close();
     }
+  }
+
+  /** A route under `identityBase` the configuration does not list, e.g. `invitations/preview`. */
+  identityPath(path: string): string {
+    return `${this.config.identityBase}/${path}`;
   }
 
   route(name: RouteName, id?: string): string {

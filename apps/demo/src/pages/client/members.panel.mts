@@ -28,26 +28,28 @@ export class MembersPanel {
 
   wire(): void {
     wireForm('create-invitation', async ({ email, role }, form) => {
-      const { invitation, token } = await this.page.org.change<{ invitation: InvitationView; token: string }>(
-        'POST',
-        ['invitations'],
-        { email, role },
-      );
+      const { invitation, token, delivered } = await this.page.org.change<{
+        invitation: InvitationView;
+        token?: string;
+        delivered?: true;
+      }>('POST', ['invitations'], { email, role });
       form.reset();
       await this.refreshInvitations();
       const expires = new Date(invitation.expiresAt).toLocaleString(undefined, {
         dateStyle: 'medium',
         timeStyle: 'short',
       });
-      revealSecret(
-        'invitation-secret',
-        enrolmentLink(token),
-        `For ${invitation.email} as ${invitation.role}; it works once, until ${expires}.`,
-        'The enrolment link was copied to the clipboard.',
-      );
-      announce(`Invitation for ${invitation.email} created. Copy the enrolment link below; it is shown only once.`);
+      if (token !== undefined)
+        revealSecret(
+          'invitation-secret',
+          enrolmentLink(token),
+          `For ${invitation.email} as ${invitation.role}; it works once, until ${expires}.`,
+          'The enrolment link was copied to the clipboard.',
+        );
+      const sent = delivered === true ? ' The invitation was sent to them.' : ' Copy the enrolment link below; it is shown only once.';
+      announce(`Invited ${invitation.email} as ${invitation.role}.${sent}`);
       await this.page.changed();
-    });
+    }, { conflict: 'An invitation for this email is already pending. Revoke it below to send a new one.' });
   }
 
   refresh(): Promise<unknown> {

@@ -12,9 +12,20 @@ export function show(element: HTMLElement, visible: boolean): void {
   element.hidden = !visible;
 }
 
-/** Writes a progress or success message into the polite live region. */
+/**
+ * Writes a progress or success message into the polite live region, and, while an action runs
+ * ({@link runAction}), next to its form as well (focused unless the action moved focus itself,
+ * e.g. to a shown-once panel).
+ */
 export function announce(text: string): void {
   byId('status').textContent = text;
+  const feedback = feedbackOfAction;
+  if (feedback === undefined || text === '') return;
+  feedback.className = 'form-feedback success';
+  feedback.textContent = text;
+  const focused = document.activeElement;
+  if (focused === null || focused === document.body || feedback.previousElementSibling?.contains(focused) === true)
+    feedback.focus();
 }
 
 /** Empties the alert region (before every new action). */
@@ -30,18 +41,22 @@ const WEBAUTHN_MESSAGES: Record<string, string> = {
   NotSupportedError: 'This browser or authenticator does not support the required passkey type.',
 };
 
+/** Plain messages for error codes, per action (e.g. `conflict` of a duplicate invitation). */
+export type ErrorMessages = Readonly<Partial<Record<string, string>>>;
+
 /**
- * Shows a failure in the alert region: for an identity error the envelope's message and request
- * ID (quote it when asking for help); for a browser passkey error a plain explanation.
+ * Shows a failure: for an identity error the envelope's message (or the action's own message for
+ * its code) and request ID (quote it when asking for help); for a browser passkey error a plain
+ * explanation. It goes into `region` — the feedback next to the form that failed — or the page's
+ * alert region.
  */
-export function showError(error: unknown): void {
-  const region = byId('error');
+export function showError(error: unknown, region: HTMLElement = byId('error'), messages: ErrorMessages = {}): void {
   const message = document.createElement('p');
   message.className = 'error-message';
   message.id = 'error-message';
   const parts: Node[] = [message];
   if (error instanceof IdentityApiError) {
-    message.textContent = error.message;
+    message.textContent = messages[error.code] ?? error.message;
     if (error.requestId !== undefined) {
       const line = document.createElement('p');
       line.className = 'error-request';
@@ -60,23 +75,60 @@ export function showError(error: unknown): void {
   region.replaceChildren(...parts);
 }
 
+/** The feedback of the action running now: its success messages go next to its form too. */
+let feedbackOfAction: HTMLElement | undefined;
+
 /**
- * Runs one user action: clears the previous error, marks `control` busy and disabled while it runs,
- * and reports any failure through {@link showError}.
+ * The feedback element right after a form (or inside a table cell, after a row's buttons), made
+ * on first use: errors and successes appear where the person is looking, not in the banner at the
+ * top of the page.
+ */
+function feedbackFor(control: HTMLButtonElement | HTMLFormElement): HTMLElement {
+  const cell = control.closest('td');
+  const anchor = control instanceof HTMLFormElement ? control : (control.closest('form') ?? control);
+  const existing = cell !== null ? cell.querySelector(':scope > .form-feedback') : anchor.nextElementSibling;
+  if (existing instanceof HTMLElement && existing.classList.contains('form-feedback')) return existing;
+  const feedback = document.createElement('div');
+  feedback.className = 'form-feedback';
+  feedback.tabIndex = -1;
+  if (cell !== null) cell.append(feedback);
+  else anchor.after(feedback);
+  return feedback;
+}
+
+/**
+ * Runs one user action: clears every earlier error and feedback (and hides the shown-once panel
+ * the form declares in `data-reveals`, so a failed new attempt never leaves an old link or token
+ * on screen), marks `control` busy and disabled while it runs, and shows a failure next to the
+ * form, focused, through {@link showError} (with `messages` for codes the action explains itself).
  */
 export async function runAction(
   control: HTMLButtonElement | HTMLFormElement,
   action: () => Promise<void>,
+  messages: ErrorMessages = {},
 ): Promise<void> {
   const buttons = control instanceof HTMLFormElement ? [...control.querySelectorAll('button')] : [control];
   clearError();
+  for (const old of document.querySelectorAll<HTMLElement>('.form-feedback')) {
+    old.replaceChildren();
+    old.removeAttribute('role');
+    old.className = 'form-feedback';
+  }
+  const reveals = control instanceof HTMLFormElement ? control.dataset['reveals'] : undefined;
+  if (reveals !== undefined) hideSecret(reveals);
+  const feedback = feedbackFor(control);
+  feedbackOfAction = feedback;
   control.setAttribute('aria-busy', 'true');
   for (const button of buttons) button.disabled = true;
   try {
     await action();
   } catch (error) {
-    showError(error);
+    feedback.className = 'form-feedback error';
+    feedback.setAttribute('role', 'alert');
+    showError(error, feedback, messages);
+    feedback.focus();
   } finally {
+    feedbackOfAction = undefined;
     control.removeAttribute('aria-busy');
     for (const button of buttons) button.disabled = false;
   }
@@ -208,11 +260,21 @@ export function revealSecret(blockId: string, value: string, purpose: string, co
 export function wireForm(
   id: string,
   action: (values: Record<string, string>, form: HTMLFormElement) => Promise<void>,
+  messages: ErrorMessages = {},
 ): HTMLFormElement {
   const form = byId<HTMLFormElement>(id);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void runAction(form, () => action(formText(form), form));
+    void runAction(form, () => action(formText(form), form), messages);
   });
   return form;
+}
+
+/** Hides a shown-once block and forgets its value. */
+export function hideSecret(blockId: string): void {
+  const block = document.getElementById(blockId);
+  if (block === null) return;
+  show(block, false);
+  const value = document.getElementById(`${blockId}-value`);
+  if (value instanceof HTMLInputElement) value.value = '';
 }

@@ -42,7 +42,7 @@ const MEMBERS = `<section class="panel" aria-labelledby="members-heading">
 <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Expires</th><th scope="col" class="manager-only">Actions</th></tr></thead>
 <tbody id="invitations-body"></tbody>
 </table></div>
-<form id="create-invitation" class="manager-only">
+<form id="create-invitation" class="manager-only" data-reveals="invitation-secret">
 <div class="field">
 <label for="invitation-email">Email of the person to invite</label>
 <input id="invitation-email" name="email" type="email" required minlength="3" maxlength="320" autocomplete="off">
@@ -115,7 +115,7 @@ ${secretBlock(
 <tbody id="credentials-body"></tbody>
 </table></div>
 <p class="hint">Rotating issues a new token and keeps the old one working for a short overlap, so callers can switch without downtime.</p>
-<form id="create-credential" class="inline-form">
+<form id="create-credential" class="inline-form" data-reveals="service-secret">
 <label for="credential-capabilities">Capabilities of a new credential</label>
 <input id="credential-capabilities" name="capabilities" required autocomplete="off" spellcheck="false">
 <button type="submit">Issue a credential</button>

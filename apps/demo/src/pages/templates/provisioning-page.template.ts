@@ -38,7 +38,7 @@ ${secretBlock(
   'Copy it now and paste it into your identity provider: the server keeps only a digest, so <strong>you will not see it again</strong>. Lost it? Rotate the connection for a new one.',
 )}
 
-<form id="create-scim-connection" class="subpanel">
+<form id="create-scim-connection" class="subpanel" data-reveals="scim-secret">
 <h4 id="create-scim-heading">Create a connection</h4>
 <div class="field">
 <label for="scim-provider-name">Identity provider</label>

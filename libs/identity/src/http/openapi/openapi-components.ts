@@ -238,7 +238,24 @@ export function componentSchemas(): Record<string, JsonSchema> {
       },
       'InvitationView: never the token digest.',
     ),
-    InvitationCreated: object(['invitation', 'token'], { invitation: ref('Invitation'), token: TOKEN_SHOWN_ONCE }),
+    InvitationCreated: object(['invitation'], {
+      invitation: ref('Invitation'),
+      delivered: {
+        type: 'boolean',
+        const: true,
+        description: 'Present when `notificationSink.deliverInvitation` delivered the enrolment link.',
+      },
+      token: {
+        ...TOKEN_SHOWN_ONCE,
+        description: 'Shown once. Absent when delivered, unless `invitations.returnTokenWithSink`.',
+      },
+    }),
+    InvitationPreview: object(['organizationName', 'role', 'inviterDisplayName', 'expiresAt'], {
+      organizationName: { type: 'string' },
+      role: ref('Role'),
+      inviterDisplayName: { type: ['string', 'null'], description: '`null` for a system-issued invitation.' },
+      expiresAt: ref('Timestamp'),
+    }),
     ServiceIdentity: object(
       ['id', 'organizationId', 'name', 'capabilities', 'state', 'version', 'createdAt', 'updatedAt'],
       {

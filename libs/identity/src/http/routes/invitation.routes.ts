@@ -1,6 +1,7 @@
 import { invitationView, membershipView } from '../identity-views.js';
 import { grantSession } from './session-grant.js';
 import { respondIdentityJson } from '../identity-response.js';
+import { formatTimestamp } from '../../tokens/timestamp.format.js';
 import { fields, route, type IdentityRouteTable } from './route-table.js';
 import { arrayOf, ref, SETS_SESSION_COOKIE } from './route-doc.js';
 
@@ -13,9 +14,11 @@ const ENROLL_BODY = fields({
 });
 
 /**
- * Invitation routes 30–34 (identity-http §4.1): list, create (201 with the token, shown once) and
+ * Invitation routes 30–34 (identity-http §4.1) and the preview (issue 17): list, create (201 with
+ * the token shown once, or delivered through the notification sink) and
  * revoke an organization's invitations; accept one with an existing account; enroll a new account
- * with one (anonymous, rate limited; 201 with a 15-minute restricted session).
+ * with one (anonymous, rate limited; 201 with a 15-minute restricted session); preview one
+ * (anonymous, rate limited like enrolment).
  */
 export const INVITATION_ROUTES: IdentityRouteTable = [
   route({
@@ -47,16 +50,23 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
       tag: 'invitations',
       summary: 'Invite someone to an organization',
       description:
-        'Needs `membership.invite`; an owner invitation only by an owner with a recent passkey verification. 409 when a pending invitation exists for that email.',
-      responses: { 201: { description: 'The invitation and its token (shown once)', body: ref('InvitationCreated') } },
-      errors: ['not_found', 'step_up_required', 'conflict'],
+        'Needs `membership.invite`; an owner invitation only by an owner with a recent passkey verification. 409 when a pending invitation exists for that email. With `notificationSink.deliverInvitation` configured the enrolment link is delivered through it (`delivered: true`) and the token is answered only with `invitations.returnTokenWithSink`; a failed delivery revokes the invitation and answers 503.',
+      responses: {
+        201: { description: 'The invitation, and its token (shown once) unless it was delivered', body: ref('InvitationCreated') },
+      },
+      errors: ['not_found', 'step_up_required', 'conflict', 'service_unavailable'],
     },
     handle: async (call) => {
       const caller = call.caller();
       const organizationId = call.uuid('orgId');
       const { email, role } = await call.body();
-      const { invitation, token } = await call.services.invitations.create(caller, organizationId, email, role);
-      respondIdentityJson(call.exchange, 201, { invitation: invitationView(invitation, call.at), token });
+      const created = await call.services.invitations.create(caller, organizationId, email, role);
+      // Without a delivering sink the answer is `{invitation, token}` exactly, as before the sink existed.
+      respondIdentityJson(call.exchange, 201, {
+        invitation: invitationView(created.invitation, call.at),
+        ...(created.delivered ? { delivered: true } : {}),
+        ...(created.token === undefined ? {} : { token: created.token }),
+      });
     },
   }),
   route({
@@ -94,6 +104,31 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
       const caller = call.caller();
       const { token } = await call.body();
       respondIdentityJson(call.exchange, 200, membershipView(await call.services.invitations.accept(caller, token)));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/identity/v1/invitations/preview',
+    callers: { anonymous: true },
+    rateLimit: { policy: 'invitation_enroll', key: 'peer' },
+    body: TOKEN_BODY,
+    doc: {
+      tag: 'invitations',
+      summary: 'What an invitation offers, before enrolling',
+      description:
+        'The organization, role, inviter and expiry of a pending, unexpired invitation, for the enrolment page to say who invites whom. Any token problem is the same 401 `invalid_credentials` as enrolment; nothing is written.',
+      responses: { 200: { description: 'The preview', body: ref('InvitationPreview') } },
+      errors: [],
+    },
+    handle: async (call) => {
+      const { token } = await call.body();
+      const preview = await call.services.invitations.preview(call, token);
+      respondIdentityJson(call.exchange, 200, {
+        organizationName: preview.organizationName,
+        role: preview.role,
+        inviterDisplayName: preview.inviterDisplayName,
+        expiresAt: formatTimestamp(preview.expiresAt),
+      });
     },
   }),
   route({
