@@ -8,6 +8,9 @@ import {
   sessionStorageItem,
   storedPageState,
   type BrowserDevice,
+  DESKTOP_VIEWPORT,
+  expectNoHorizontalOverflow,
+  PHONE_VIEWPORT,
 } from './support/browser.js';
 import type { DemoServer } from './support/demo-server.js';
 import { BrowserHarness } from './support/harness.js';
@@ -131,6 +134,10 @@ describe('identity demo pages in Chromium', () => {
     const saved = readFileSync((await download.path())!, 'utf8');
     for (const code of shown) expect(saved).toContain(code);
     expect(await page.getByRole('button', { name: 'Print' }).isVisible()).toBe(true);
+    await page.setViewportSize(PHONE_VIEWPORT);
+    await expectNoHorizontalOverflow(page);
+    await screenshot(page, 'bootstrap-codes-phone');
+    await page.setViewportSize(DESKTOP_VIEWPORT);
 
     // Shown once: nothing of them is kept by the page, and a reload shows the form again.
     const stored = await storedPageState(page);

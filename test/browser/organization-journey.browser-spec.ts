@@ -5,6 +5,9 @@ import {
   sessionStorageItem,
   storedPageState,
   type BrowserDevice,
+  expectNoHorizontalOverflow,
+  DESKTOP_VIEWPORT,
+  PHONE_VIEWPORT,
 } from './support/browser.js';
 import { BrowserHarness } from './support/harness.js';
 import {
@@ -44,7 +47,7 @@ import {
   inviteThenRevoke,
   openOrganizations,
   renameOrganization,
-  shownEnrolmentLink,
+  outboxEnrolmentLink,
   submitDeletion,
   submitInvitation,
 } from './support/organization-pages.js';
@@ -125,7 +128,7 @@ describe('organization demo pages in Chromium', () => {
     await screenshot(page, 'organizations-list');
   });
 
-  it('opens the organization by the ID in its URL and invites a member: the link carries the token only in its fragment, shown once', async () => {
+  it('opens the organization by the ID in its URL and invites a member: the invitation is delivered (development outbox), no link stays on the page', async () => {
     const { page, context } = owner;
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.demo.origin });
     await followOrganizationLink(page, 'Difference Engines');
@@ -133,15 +136,38 @@ describe('organization demo pages in Chromium', () => {
     await expectSoleOwnerView(page, journey.organizationId, 'difference-engines');
 
     const invitations = journey.organizationApi('/invitations');
-    const { token } = await createInvitation(page, invitations, 'grace@example.com', 'viewer');
-
-    const link = await shownEnrolmentLink(page);
-    expectEnrolmentLink(link, harness.demo.origin, token);
-    await expectCopied(page, 'Copy the enrolment link', 'copied to the clipboard', link);
+    await createInvitation(page, invitations, 'grace@example.com', 'viewer');
     expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('pending');
-    await screenshot(page, 'organization-invitation-link');
+    await screenshot(page, 'organization-invitation-sent');
+    await page.setViewportSize(PHONE_VIEWPORT);
+    await expectNoHorizontalOverflow(page);
+    await screenshot(page, 'organization-invitation-sent-phone');
+    await page.setViewportSize(DESKTOP_VIEWPORT);
 
-    // Shown once: the page keeps nothing of it, and a reload shows the invitation without its link.
+    // A second invitation for the same email: the error says why, next to the form, focused.
+    await submitInvitation(page, 'grace@example.com', 'viewer');
+    const feedback = page.locator('#create-invitation + .form-feedback');
+    await expectSuccess(page, feedback.locator('#error-message'));
+    expect(await feedback.locator('#error-message').textContent()).toBe(
+      'An invitation for this email is already pending. Revoke it below to send a new one.',
+    );
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.className)).toContain('form-feedback');
+    await screenshot(page, 'organization-invitation-duplicate');
+
+    // The outbox holds the message, naming the inviter, the organization and the role.
+    const outbox = await harness.device();
+    const link = await outboxEnrolmentLink(
+      outbox.page,
+      harness.demo.origin,
+      'grace@example.com',
+      `${FIRST_OWNER.displayName} invited you to Difference Engines as viewer`,
+    );
+    const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token')!;
+    expectEnrolmentLink(link, harness.demo.origin, token);
+    await screenshot(outbox.page, 'development-outbox');
+    await outbox.close();
+
+    // Nothing of the token is on the inviter's page or kept by it.
     await expectEnrolmentLinkNotKept(page, token, 'grace@example.com');
     journey.link = link;
   });
@@ -150,7 +176,12 @@ describe('organization demo pages in Chromium', () => {
     member = await harness.device();
     const { page } = member;
     const navigation = page.waitForRequest((request) => new URL(request.url()).pathname === '/identity/enroll');
-    const { enrollment, codes } = await enrollWithLink(page, journey.link, 'Grace Hopper');
+    const { enrollment, codes } = await enrollWithLink(
+      page,
+      journey.link,
+      'Grace Hopper',
+      `${FIRST_OWNER.displayName} invited you to Difference Engines as viewer.`,
+    );
     expect((await navigation).url()).toBe(`${harness.demo.origin}/identity/enroll`);
     expect(enrollment).toMatchObject({ organizationId: journey.organizationId, membership: { role: 'viewer' } });
     expectTenDistinctCodes(codes);
@@ -174,20 +205,35 @@ describe('organization demo pages in Chromium', () => {
   it('the owner reloads the organization: the member joined, and the audit log shows the invitation created and accepted, newest first', async () => {
     const { page } = owner;
     await journey.openOrganization(page, 'Difference Engines');
-    const graceRow = page.locator('#members-body tr').filter({ hasText: journey.memberUserId });
+    // Members are people: the name (the user ID only as its tooltip), not a UUID.
+    const graceRow = page.locator('#members-body tr').filter({ hasText: 'Grace Hopper' });
     expect(await graceRow.textContent()).toContain('viewer');
+    expect(await graceRow.textContent()).not.toContain(journey.memberUserId);
+    expect(await graceRow.locator('.person-name').getAttribute('title')).toBe(journey.memberUserId);
+    const adaRow = page.locator('#members-body tr').filter({ hasText: FIRST_OWNER.displayName });
+    expect(await adaRow.textContent()).toContain(FIRST_OWNER.email);
     expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('accepted');
 
     const events = await journey.auditEvents(page);
     expect(await shownEventIds(page)).toEqual(events.map((event) => event.id));
     expectInvitationAudited(events);
-    await expectEveryEventShown(page, ['invitation.created', 'invitation.accepted']);
+    await expectEveryEventShown(page, ['invitation.created', 'invitation.delivered', 'invitation.accepted']);
+    // The audit rows name actors and targets the page already read (the event view keeps only IDs).
+    const accepted = page.locator('#audit-body tr').filter({ hasText: 'invitation.accepted' }).first();
+    expect(await accepted.textContent()).toContain('Grace Hopper');
+    expect(await accepted.textContent()).toContain('the invitation for grace@example.com');
+    const created = page.locator('#audit-body tr').filter({ hasText: 'invitation.created' }).first();
+    expect(await created.textContent()).toContain(`${FIRST_OWNER.displayName} (you)`);
     await screenshot(page, 'organization-audit-log');
+    await page.setViewportSize(PHONE_VIEWPORT);
+    await expectNoHorizontalOverflow(page);
+    await screenshot(page, 'organization-audit-log-phone');
+    await page.setViewportSize(DESKTOP_VIEWPORT);
   });
 
   it('changes the member’s role (ending their sessions), invites and revokes, renames, and pages the audit log with nextCursor', async () => {
     const { page } = owner;
-    const graceRow = page.locator('#members-body tr').filter({ hasText: journey.memberUserId });
+    const graceRow = page.locator('#members-body tr').filter({ hasText: 'Grace Hopper' });
     await changeMemberRole(page, graceRow, 'publisher');
     expect(await graceRow.textContent()).toContain('publisher');
     await member.page.goto('/identity');
@@ -272,7 +318,13 @@ describe('organization demo pages in Chromium', () => {
   it('an existing account joins another organization by pasting its invitation link (route 33)', async () => {
     await journey.openOrganization(owner.page, 'Analytical Engines', journey.firstOrganizationId);
     await submitInvitation(owner.page, 'Grace@Example.com');
-    const link = await shownEnrolmentLink(owner.page);
+    await expectStatus(owner.page, 'The invitation was sent to them.');
+    const link = await outboxEnrolmentLink(
+      member.page,
+      harness.demo.origin,
+      'Grace@Example.com',
+      `${FIRST_OWNER.displayName} invited you to Analytical Engines as viewer`,
+    );
 
     const { page } = member;
     await signIn(page);

@@ -90,7 +90,7 @@ export interface BrowserDevice {
 
 /** Opens a new context on `origin` with a virtual authenticator on its page. */
 export async function openDevice(browser: Browser, origin: string): Promise<BrowserDevice> {
-  const context = await browser.newContext({ baseURL: origin, viewport: { width: 1100, height: 900 } });
+  const context = await browser.newContext({ baseURL: origin, viewport: DESKTOP_VIEWPORT });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -112,6 +112,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   await page.bringToFront();
+}
+
+/** The viewport every device opens with (desktop); journeys switch to {@link PHONE_VIEWPORT} and back. */
+export const DESKTOP_VIEWPORT = { width: 1100, height: 900 };
+/** A phone (390 px wide, as an iPhone 12–15). */
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+/** Checks nothing on the page is wider than the viewport (the 390 px phone layout). */
+export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const viewport = doc.documentElement.clientWidth as number;
+    // The innermost elements reaching past the right edge, to name what overflows.
+    const wide = [...doc.querySelectorAll('body *')]
+      .filter((element: any) => element.getBoundingClientRect().right > viewport + 0.5)
+      .filter((element: any) => element.closest('.table-wrap') === null)
+      .slice(-5)
+      .map((element: any) => `${element.tagName.toLowerCase()}#${element.id}.${[...element.classList].join('.')}`);
+    return { scroll: doc.documentElement.scrollWidth as number, viewport, wide };
+  });
+  expect({ scroll: widths.scroll, wide: widths.wide }).toEqual({
+    scroll: widths.viewport,
+    wide: [],
+  });
 }
 
 /** Reads one `sessionStorage` entry of the page's origin. */

@@ -115,7 +115,8 @@ export class DemoServer {
 
   /**
    * Creates an invitation with the dev script `invite.js` (the operator's path; the organization
-   * journey creates them through the organization page instead) and returns its enrolment link. Embedded PGlite has one owner process, so the demo is stopped
+   * journey creates them through the organization page instead) and returns its enrolment link,
+   * as the development outbox shows it (the script delivers there). Embedded PGlite has one owner process, so the demo is stopped
    * around the script and started again on the same data (sessions and cookies survive).
    */
   async createInvitation(input: DemoInvitation): Promise<string> {
@@ -143,10 +144,24 @@ export class DemoServer {
         );
       });
       const last = output.trim().split('\n').pop() ?? '';
-      return (JSON.parse(last) as { url: string }).url;
+      const printed = JSON.parse(last) as { url?: string; delivered?: boolean };
+      if (printed.url !== undefined) return printed.url;
+      if (printed.delivered !== true) throw new Error(`invite.js printed neither a link nor a delivery: ${last}`);
     } finally {
       if (embedded) await this.launch();
     }
+    return this.outboxLink(input.email);
+  }
+
+  /** The enrolment link of the newest message to `email` in the development outbox (`/identity/dev/outbox`). */
+  async outboxLink(email: string): Promise<string> {
+    const page = await (await fetch(`${this.origin}/identity/dev/outbox`)).text();
+    for (const item of page.split('<li class="outbox-message">').slice(1)) {
+      if (!item.includes(`<strong>${email}</strong>`)) continue;
+      const href = /href="([^"]+)"/.exec(item)?.[1];
+      if (href !== undefined) return href.replaceAll('&amp;', '&');
+    }
+    throw new Error(`The development outbox holds no invitation for ${email}`);
   }
 
   /** Stops the demo, drops its database and removes its data directory. */

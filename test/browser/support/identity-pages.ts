@@ -9,6 +9,7 @@ export const CSRF_KEY = 'tessera.identity.csrf.v1';
 export const API = {
   bootstrap: '/identity/v1/bootstrap',
   enroll: '/identity/v1/invitations/enroll',
+  invitationPreview: '/identity/v1/invitations/preview',
   registrationStart: '/identity/v1/passkeys/registration/start',
   registrationFinish: '/identity/v1/passkeys/registration/finish',
   authenticationStart: '/identity/v1/passkeys/authentication/start',
@@ -243,8 +244,13 @@ export async function enrollWithLink(
   page: Page,
   link: string,
   displayName: string,
+  invitedText?: string,
 ): Promise<{ enrollment: EnrollmentCreated; codes: string[] }> {
+  const previewed = waitForApi(page, 'POST', API.invitationPreview);
   await page.goto(link);
+  expect((await previewed).status()).toBe(200);
+  if (invitedText !== undefined)
+    await expectSuccess(page, page.locator('#invitation-state').filter({ hasText: invitedText }));
   await page.getByLabel('Your name', { exact: true }).fill(displayName);
   const enrolled = waitForApi(page, 'POST', API.enroll);
   await page.getByRole('button', { name: 'Join and create a passkey' }).click();

@@ -127,11 +127,19 @@ export function invitationRow(page: Page, email: string): Locator {
   return page.getByRole('row', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
 }
 
-/** The enrolment link of the invitation just created, once the page shows it. */
-export async function shownEnrolmentLink(page: Page): Promise<string> {
-  const field = page.getByLabel('Enrolment link', { exact: true });
-  await expectSuccess(page, field);
-  return field.inputValue();
+/**
+ * The enrolment link of the newest invitation for `email`, as the development outbox
+ * (`/identity/dev/outbox`) shows it: the demo delivers invitations there instead of answering the
+ * token. Checks the message names who invited whom where (`subject`).
+ */
+export async function outboxEnrolmentLink(page: Page, origin: string, email: string, subject: string): Promise<string> {
+  await page.goto(`${origin}/identity/dev/outbox`);
+  const message = page.locator('li.outbox-message').filter({ hasText: email }).first();
+  await expectSuccess(page, message);
+  expect(await message.locator('h3').textContent()).toBe(subject);
+  const link = await message.getByRole('link', { name: 'Accept the invitation' }).getAttribute('href');
+  expect(link).not.toBeNull();
+  return link!;
 }
 
 /** Checks an enrolment link: `origin/identity/enroll`, no query, and `token` only in its fragment. */
@@ -142,10 +150,11 @@ export function expectEnrolmentLink(link: string, origin: string, token: string)
 }
 
 /**
- * Checks an enrolment link is shown once: the page keeps nothing of its `token`, and after a reload
- * the invitation for `email` shows without its link.
+ * Checks a delivered invitation left nothing of its token on the inviter's page: no shown-once
+ * block, nothing stored, and after a reload the invitation for `email` shows without a link.
  */
 export async function expectEnrolmentLinkNotKept(page: Page, token: string, email: string): Promise<void> {
+  expect(await page.locator('#invitation-secret').isHidden()).toBe(true);
   const stored = await storedPageState(page);
   expect(stored).not.toContain(token);
   await page.reload();
@@ -164,15 +173,23 @@ export async function inviteThenRevoke(page: Page, email: string, role: string):
   expect(await page.locator('#invitation-secret').isHidden()).toBe(true);
 }
 
-/** Invites `email` as `role` through the page; returns the token of the pending invitation created. */
+/**
+ * Invites `email` as `role` through the page: the demo delivers the invitation (to its development
+ * outbox), so the answer carries no token and the page says so next to the form.
+ */
 export async function createInvitation(page: Page, invitationsPath: string, email: string, role: string) {
   const invited = waitForApi(page, 'POST', invitationsPath);
   await submitInvitation(page, email, role);
   const response = await invited;
   expect(response.status()).toBe(201);
-  const { invitation, token } = (await response.json()) as { invitation: { state: string }; token: string };
-  expect(invitation.state).toBe('pending');
-  return { token };
+  const body = (await response.json()) as { invitation: { id: string; state: string }; delivered?: boolean };
+  expect(body).not.toHaveProperty('token');
+  expect(body.delivered).toBe(true);
+  expect(body.invitation.state).toBe('pending');
+  await expectStatus(page, `Invited ${email} as ${role}. The invitation was sent to them.`);
+  const feedback = page.locator('#create-invitation + .form-feedback');
+  expect(await feedback.textContent()).toContain(`Invited ${email} as ${role}.`);
+  return { invitationId: body.invitation.id };
 }
 
 /** Changes the role of the member in `row` and waits for the page to confirm it. */
@@ -181,7 +198,7 @@ export async function changeMemberRole(page: Page, row: Locator, role: string): 
   const patched = page.waitForResponse(
     (response) => response.request().method() === 'PATCH' && response.url().includes('/memberships/'),
   );
-  await row.getByRole('button', { name: /^Change the role of member/ }).click();
+  await row.getByRole('button', { name: /^Change the role of / }).click();
   expect((await patched).status()).toBe(200);
   await expectStatus(page, `is now ${role}`);
 }

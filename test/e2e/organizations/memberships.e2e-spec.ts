@@ -52,7 +52,36 @@ describe('membership routes 26–28', () => {
       version: 0,
       createdAt: '2026-07-14T08:15:30Z',
       updatedAt: '2026-07-14T08:15:30Z',
+      user: { id: viewer.userId, displayName: 'Seeded User', primaryEmail: expect.stringMatching(/@example\.test$/) },
     });
+  });
+
+  it('names the person of each membership (issue 17): display name, and the primary email only when there is one', async () => {
+    const rows = rowsOf(identity);
+    await rows.sql(
+      `update tessera_identity.users set display_name = 'Grace Hopper', primary_email = null where id = ?`,
+      [viewer.userId],
+    );
+    await rows.sql(
+      `update tessera_identity.users set display_name = 'Ada Lovelace', primary_email = 'ada@example.com' where id = ?`,
+      [admin.userId],
+    );
+    const listed = await call(identity, 'get', membershipsPath(organizationId), viewer.session);
+    const byUser = new Map(listed.body.map((m: { userId: string; user: unknown }) => [m.userId, m.user]));
+    expect(byUser.get(viewer.userId)).toEqual({ id: viewer.userId, displayName: 'Grace Hopper' });
+    expect(byUser.get(admin.userId)).toEqual({
+      id: admin.userId,
+      displayName: 'Ada Lovelace',
+      primaryEmail: 'ada@example.com',
+    });
+    const changed = await patch(admin, viewer.membershipId, 'publisher');
+    expect(changed.body.user).toEqual({ id: viewer.userId, displayName: 'Grace Hopper' });
+    const removed = await remove(owner, viewer.membershipId);
+    expect([removed.status, removed.body.state, removed.body.user]).toEqual([
+      200,
+      'removed',
+      { id: viewer.userId, displayName: 'Grace Hopper' },
+    ]);
   });
 
   it("lets an admin change a non-owner role, revoking the target's sessions through its epoch, with audits", async () => {

@@ -43,6 +43,17 @@ export class IdentityStoreReadQueries implements IdentityStoreReads {
     return this.one('users', 'id = ?', [id], userFromRow, isUuid(id));
   }
 
+  listUsersByIds(ids: readonly string[]): Promise<UserRecord[]> {
+    const wanted = [...new Set(ids.filter(isUuid))].slice(0, 1000);
+    return this.gateway.read(async (sql) =>
+      wanted.length === 0
+        ? []
+        : (await sql(`select ${allColumns('users')} from ${table('users')} where id = any(?::uuid[])`, [wanted])).map(
+            (row) => userFromRow(row),
+          ),
+    );
+  }
+
   findUserByEmail(email: string): Promise<UserRecord | null> {
     return this.one('users', 'lower(primary_email) = lower(?)', [email], userFromRow);
   }

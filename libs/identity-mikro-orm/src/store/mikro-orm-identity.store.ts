@@ -99,6 +99,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   }
 
   findUser: IdentityStore['findUser'] = (id) => this.reads.findUser(id);
+  listUsersByIds: IdentityStore['listUsersByIds'] = (ids) => this.reads.listUsersByIds(ids);
   findUserByEmail: IdentityStore['findUserByEmail'] = (email) => this.reads.findUserByEmail(email);
   findSession: IdentityStore['findSession'] = (id) => this.reads.findSession(id);
   findSessionWithUser: IdentityStore['findSessionWithUser'] = (id) => this.reads.findSessionWithUser(id);

@@ -55,6 +55,15 @@ export function readCases(world: ConformanceWorld): void {
       expect(await world.store.findOrganizationBySlug(organization.slug)).toEqual(organization);
     });
 
+    it('lists users by ids in one read, ignoring unknown, malformed and repeated ids', async () => {
+      const first = await world.rows.user();
+      const second = await world.rows.user({ email: null });
+      const listed = await world.store.listUsersByIds([second, first, first, testUuidV7(), 'nope']);
+      expect(listed.map((user) => user.id).sort()).toEqual([first, second].sort());
+      expect(listed.find((user) => user.id === first)).toEqual(await world.store.findUser(first));
+      expect(listed.find((user) => user.id === second)?.primaryEmail).toBeNull();
+    });
+
     it('answers null or an empty list for unknown and malformed identifiers instead of failing', async () => {
       const unknown = testUuidV7();
       for (const id of [unknown, 'not-a-uuid', '']) {
@@ -76,6 +85,8 @@ export function readCases(world: ConformanceWorld): void {
       expect(await world.store.findRecoveryCodeBySelector('AAAAAAAAAAA')).toBeNull();
       expect(await world.store.findRecoveryCodeByDigests([testDigest(), testDigest('v2')])).toBeNull();
       expect(await world.store.findUserByEmail('nobody@example.test')).toBeNull();
+      expect(await world.store.listUsersByIds([unknown, 'not-a-uuid', ''])).toEqual([]);
+      expect(await world.store.listUsersByIds([])).toEqual([]);
       expect(await world.store.findOrganizationBySlug('no-such-slug')).toBeNull();
       expect(await world.store.findInvitationByTokenDigest(testDigest())).toBeNull();
       expect(await world.store.findInvitationByTokenDigest({ ...testDigest(), keyVersion: null })).toBeNull();

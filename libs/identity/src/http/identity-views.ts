@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../store/identity-records.js';
 import { formatTimestamp } from '../tokens/timestamp.format.js';
+import type { MemberPerson } from '../organizations/membership.service.js';
 import type {
   ChallengeRecord,
   CredentialRecord,
@@ -41,7 +42,7 @@ export function organizationView(organization: OrganizationRecord) {
 }
 
 /** `Membership` (identity-http §4.5). */
-export function membershipView(membership: MembershipRecord) {
+export function membershipView(membership: MembershipRecord, user?: MemberPerson) {
   return {
     id: membership.id,
     organizationId: membership.organizationId,
@@ -52,6 +53,7 @@ export function membershipView(membership: MembershipRecord) {
     createdAt: formatTimestamp(membership.createdAt),
     updatedAt: formatTimestamp(membership.updatedAt),
     ...(membership.removedAt === null ? {} : { removedAt: formatTimestamp(membership.removedAt) }),
+    ...(user === undefined ? {} : { user }),
   };
 }
 

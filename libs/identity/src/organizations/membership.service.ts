@@ -9,6 +9,13 @@ import type { MembershipChange } from '../store/identity-organization.port.js';
 import { ROLE_RANK } from './capabilities.js';
 import { organizationFailure, requireOrganizationScope, type OrganizationScope } from './organization-scope.js';
 
+/** Who holds a membership, as routes 26–28 show it. */
+export interface MemberPerson {
+  readonly id: string;
+  readonly displayName: string;
+  readonly primaryEmail?: string;
+}
+
 /** Reason of the epoch revocation that follows every membership change (identity-model §5.1). */
 export const PRIVILEGE_CHANGE_REASON = 'organization_privilege_changed';
 
@@ -34,6 +41,27 @@ export class IdentityMemberships {
     const { organization } = requireOrganizationScope(context, organizationId, 'membership.read');
     const memberships = await storeRead(() => this.kernel.store.listMembershipsForOrganization(organization.id));
     return memberships.filter((membership) => membership.state !== 'removed');
+  }
+
+  /**
+   * The people behind memberships, for routes 26–28 (`user: {id, displayName, primaryEmail?}`):
+   * one read for all of them; a caller who may read the memberships may read who holds them.
+   */
+  async people(memberships: readonly MembershipRecord[]): Promise<Map<string, MemberPerson>> {
+    if (memberships.length === 0) return new Map();
+    const users = await storeRead(() =>
+      this.kernel.store.listUsersByIds(memberships.map((membership) => membership.userId)),
+    );
+    return new Map(
+      users.map((user) => [
+        user.id,
+        {
+          id: user.id,
+          displayName: user.displayName,
+          ...(user.primaryEmail === null ? {} : { primaryEmail: user.primaryEmail }),
+        },
+      ]),
+    );
   }
 
   /** Route 27: `role` must be one of the four roles (400) before any tenancy check. */

@@ -14,6 +14,7 @@ export type SessionCacheEffect = 'read' | 'neutral' | 'invalidates';
  */
 export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, SessionCacheEffect>> = {
   findUser: 'read',
+  listUsersByIds: 'read',
   findUserByEmail: 'read',
   findSession: 'read',
   findSessionWithUser: 'read',

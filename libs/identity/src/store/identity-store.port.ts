@@ -83,6 +83,8 @@ export interface NewInvitation {
 /** Reads used by sessions, bootstrap and invitations (identity-model §9.1). */
 export interface IdentityStoreReads {
   findUser(id: string): Promise<UserRecord | null>;
+  /** The users among `ids` (at most 1,000; malformed ids match nothing), in no particular order: one indexed read. */
+  listUsersByIds(ids: readonly string[]): Promise<UserRecord[]>;
   findUserByEmail(email: string): Promise<UserRecord | null>;
   findSession(id: string): Promise<SessionRecord | null>;
   /** The session and its user in one round trip (the per-request credential check). */

@@ -35,7 +35,7 @@ export class AuditLogPanel {
     const query = this.cursor === undefined ? `limit=${PAGE_SIZE}` : `limit=${PAGE_SIZE}&cursor=${this.cursor}`;
     const { org } = this.page;
     const answer = await org.api.call<AuditPage>('GET', `${org.path('audit-events')}?${query}`);
-    byId('audit-body').append(...answer.events.map((event) => auditEventRow(event, this.page.userId)));
+    byId('audit-body').append(...answer.events.map((event) => auditEventRow(event, this.page.userId, this.page.names)));
     this.cursor = answer.nextCursor;
     show(byId('audit-more'), this.cursor !== undefined);
     show(byId('audit-end'), this.cursor === undefined);
@@ -45,31 +45,51 @@ export class AuditLogPanel {
 
 /**
  * One audit event as a table row: when, action, actor ("(you)" for `userId`), target, outcome
- * with its reason code, and the request. Shared by the audit log and the provisioning page.
+ * with its reason code, and the request. IDs the page knows a name for (`names`: members,
+ * invitations, service identities it already read) show that name, the ID as its tooltip. Shared
+ * by the audit log and the provisioning page. The event view itself stays as the server sent it.
  *
  * @example
- * byId('audit-body').append(...page.events.map((event) => auditEventRow(event, userId)));
+ * byId('audit-body').append(...page.events.map((event) => auditEventRow(event, userId, names)));
  */
-export function auditEventRow(event: AuditEventView, userId: string): HTMLTableRowElement {
+export function auditEventRow(
+  event: AuditEventView,
+  userId: string,
+  names: ReadonlyMap<string, string> = new Map(),
+): HTMLTableRowElement {
   const row = document.createElement('tr');
   row.dataset['eventId'] = event.id;
   const outcome = event.reasonCode === undefined ? event.outcome : `${event.outcome} (${event.reasonCode})`;
   row.append(
     tableCell(timeElement(event.occurredAt)),
     rowHeader(codeText(event.action)),
-    tableCell(...actor(event, userId)),
-    tableCell(...(event.target === undefined ? ['—'] : [`${event.target.type} `, codeText(event.target.id, 'id')])),
+    tableCell(...actor(event, userId, names)),
+    tableCell(...(event.target === undefined ? ['—'] : [`${event.target.type} `, named(event.target.id, names)])),
     tableCell(outcome),
     tableCell(...request(event)),
   );
   return row;
 }
 
-function actor(event: AuditEventView, userId: string): (Node | string)[] {
+function actor(event: AuditEventView, userId: string, names: ReadonlyMap<string, string>): (Node | string)[] {
   const id = event.actor.userId ?? event.actor.serviceIdentityId;
   if (id === undefined) return [event.actor.type];
-  if (id === userId) return [`${event.actor.type} (you)`];
+  const you = id === userId ? ' (you)' : '';
+  const name = names.get(id);
+  if (name !== undefined) return [`${event.actor.type} `, named(id, names), you];
+  if (you !== '') return [`${event.actor.type}${you}`];
   return [`${event.actor.type} `, codeText(id, 'id')];
+}
+
+/** A known name (its ID as the tooltip), else the ID itself. */
+function named(id: string, names: ReadonlyMap<string, string>): Node {
+  const name = names.get(id);
+  if (name === undefined) return codeText(id, 'id');
+  const element = document.createElement('span');
+  element.className = 'person-name';
+  element.textContent = name;
+  element.title = id;
+  return element;
 }
 
 /** The request ID people quote (with the method; the full path is the cell's tooltip). */

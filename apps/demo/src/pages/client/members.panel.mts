@@ -18,6 +18,25 @@ function enrolmentLink(token: string): string {
   return `${location.origin}/identity/enroll#token=${encodeURIComponent(token)}`;
 }
 
+/** How a member is called on the page: their display name, else their user ID. */
+function personName(membership: Membership): string {
+  return membership.user?.displayName ?? membership.userId;
+}
+
+/** The member cell: display name, and the primary email under it when there is one. */
+function personCell(membership: Membership): (Node | string)[] {
+  if (membership.user === undefined) return [codeText(membership.userId, 'id')];
+  const name = document.createElement('span');
+  name.className = 'person-name';
+  name.textContent = membership.user.displayName;
+  name.title = membership.userId;
+  if (membership.user.primaryEmail === undefined) return [name];
+  const email = document.createElement('span');
+  email.className = 'person-email';
+  email.textContent = membership.user.primaryEmail;
+  return [name, ' ', email];
+}
+
 /**
  * Members (routes 26–28) and invitations (30–32) of the organization page. Managers change roles,
  * remove members, invite (the enrolment link is shown once) and revoke pending invitations; every
@@ -27,29 +46,36 @@ export class MembersPanel {
   constructor(private readonly page: OrganizationContext) {}
 
   wire(): void {
-    wireForm('create-invitation', async ({ email, role }, form) => {
-      const { invitation, token, delivered } = await this.page.org.change<{
-        invitation: InvitationView;
-        token?: string;
-        delivered?: true;
-      }>('POST', ['invitations'], { email, role });
-      form.reset();
-      await this.refreshInvitations();
-      const expires = new Date(invitation.expiresAt).toLocaleString(undefined, {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-      });
-      if (token !== undefined)
-        revealSecret(
-          'invitation-secret',
-          enrolmentLink(token),
-          `For ${invitation.email} as ${invitation.role}; it works once, until ${expires}.`,
-          'The enrolment link was copied to the clipboard.',
-        );
-      const sent = delivered === true ? ' The invitation was sent to them.' : ' Copy the enrolment link below; it is shown only once.';
-      announce(`Invited ${invitation.email} as ${invitation.role}.${sent}`);
-      await this.page.changed();
-    }, { conflict: 'An invitation for this email is already pending. Revoke it below to send a new one.' });
+    wireForm(
+      'create-invitation',
+      async ({ email, role }, form) => {
+        const { invitation, token, delivered } = await this.page.org.change<{
+          invitation: InvitationView;
+          token?: string;
+          delivered?: true;
+        }>('POST', ['invitations'], { email, role });
+        form.reset();
+        await this.refreshInvitations();
+        const expires = new Date(invitation.expiresAt).toLocaleString(undefined, {
+          dateStyle: 'medium',
+          timeStyle: 'short',
+        });
+        if (token !== undefined)
+          revealSecret(
+            'invitation-secret',
+            enrolmentLink(token),
+            `For ${invitation.email} as ${invitation.role}; it works once, until ${expires}.`,
+            'The enrolment link was copied to the clipboard.',
+          );
+        const sent =
+          delivered === true
+            ? ' The invitation was sent to them.'
+            : ' Copy the enrolment link below; it is shown only once.';
+        announce(`Invited ${invitation.email} as ${invitation.role}.${sent}`);
+        await this.page.changed();
+      },
+      { conflict: 'An invitation for this email is already pending. Revoke it below to send a new one.' },
+    );
   }
 
   refresh(): Promise<unknown> {
@@ -58,11 +84,17 @@ export class MembersPanel {
 
   private async refreshMembers(): Promise<void> {
     const memberships = await this.page.org.read<Membership[]>('memberships');
+    for (const membership of memberships) {
+      const name = personName(membership);
+      this.page.names.set(membership.userId, name);
+      this.page.names.set(membership.id, name);
+    }
     byId('members-body').replaceChildren(...memberships.map((membership) => this.memberRow(membership)));
   }
 
   private async refreshInvitations(): Promise<void> {
     const invitations = await this.page.org.read<InvitationView[]>('invitations');
+    for (const invitation of invitations) this.page.names.set(invitation.id, `the invitation for ${invitation.email}`);
     byId('invitations-body').replaceChildren(...invitations.map((invitation) => this.invitationRow(invitation)));
     show(byId('invitations-table'), invitations.length > 0);
     show(byId('invitations-empty'), invitations.length === 0);
@@ -71,7 +103,7 @@ export class MembersPanel {
   private memberRow(membership: Membership): HTMLTableRowElement {
     const row = document.createElement('tr');
     const you = membership.userId === this.page.userId;
-    const who = rowHeader(codeText(membership.userId, 'id'));
+    const who = rowHeader(...personCell(membership));
     if (you) {
       row.className = 'current';
       const badge = document.createElement('strong');
@@ -85,7 +117,7 @@ export class MembersPanel {
       tableCell(membership.state),
       tableCell(timeElement(membership.createdAt)),
     );
-    if (this.page.manager) row.append(this.memberActions(membership, you ? 'yourself' : `member ${membership.userId}`));
+    if (this.page.manager) row.append(this.memberActions(membership, you ? 'yourself' : personName(membership)));
     return row;
   }
 

@@ -24,6 +24,7 @@ function organizationIdFromUrl(): string {
 class OrganizationPage implements OrganizationContext {
   userId = '';
   manager = false;
+  readonly names = new Map<string, string>();
   private readonly audit = new AuditLogPanel(this);
   private readonly members = new MembersPanel(this);
   private readonly services = new ServiceIdentitiesPanel(this);
@@ -75,10 +76,10 @@ class OrganizationPage implements OrganizationContext {
     for (const element of document.querySelectorAll<HTMLElement>('.manager-only')) show(element, this.manager);
     for (const element of document.querySelectorAll<HTMLElement>('.owner-only'))
       show(element, summary.role === 'owner');
-    await Promise.all([
-      this.members.refresh(),
-      ...(this.manager ? [this.audit.reload(), this.services.refresh(), this.sso.refresh()] : []),
-    ]);
+    this.names.set(summary.id, summary.name);
+    // Members, invitations and service identities first: the audit log names what they name.
+    await Promise.all([this.members.refresh(), ...(this.manager ? [this.services.refresh(), this.sso.refresh()] : [])]);
+    if (this.manager) await this.audit.reload();
     this.showFacts(summary);
     show(byId('organization'), true);
   }

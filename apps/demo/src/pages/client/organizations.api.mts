@@ -30,6 +30,8 @@ export interface Membership {
   readonly id: string;
   readonly organizationId: string;
   readonly userId: string;
+  /** Who holds it (routes 26–28). */
+  readonly user?: { readonly id: string; readonly displayName: string; readonly primaryEmail?: string };
   readonly role: string;
   readonly state: string;
   readonly createdAt: string;
@@ -144,6 +146,11 @@ export interface OrganizationContext {
   readonly userId: string;
   /** Owner or admin: the page shows management controls (the server decides regardless). */
   readonly manager: boolean;
+  /**
+   * Names for IDs the page already read (members and their memberships, invitations, service
+   * identities): the audit log shows them instead of UUIDs. Filled by the panels as they load.
+   */
+  readonly names: Map<string, string>;
   /**
    * Called after every successful change: the audit log reloads its first page. `false` when the
    * change ended this user's session (a membership change revokes the target's sessions).

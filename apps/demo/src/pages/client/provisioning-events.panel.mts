@@ -37,7 +37,9 @@ export class ProvisioningEventsPanel {
   /** Reads the newest events again; returns how many are shown. */
   async reload(): Promise<number> {
     const { events, searched, complete } = await this.search();
-    byId('scim-events-body').replaceChildren(...events.map((event) => auditEventRow(event, this.page.userId)));
+    byId('scim-events-body').replaceChildren(
+      ...events.map((event) => auditEventRow(event, this.page.userId, this.page.names)),
+    );
     show(byId('scim-events-table'), events.length > 0);
     show(byId('scim-events-empty'), events.length === 0);
     const partial = byId('scim-events-partial');

@@ -18,6 +18,7 @@ function organizationIdFromUrl(): string {
 class ProvisioningPage implements OrganizationContext {
   userId = '';
   manager = false;
+  readonly names = new Map<string, string>();
   private readonly connections = new ScimConnectionsPanel(this);
   private readonly events = new ProvisioningEventsPanel(this);
 

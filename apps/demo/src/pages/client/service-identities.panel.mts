@@ -78,6 +78,7 @@ export class ServiceIdentitiesPanel {
 
   async refresh(): Promise<void> {
     const identities = await this.page.org.read<ServiceIdentity[]>('service-identities');
+    for (const identity of identities) this.page.names.set(identity.id, identity.name);
     byId('services-body').replaceChildren(...identities.map((identity) => this.identityRow(identity)));
     show(byId('services-table'), identities.length > 0);
     show(byId('services-empty'), identities.length === 0);

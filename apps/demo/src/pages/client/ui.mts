@@ -118,6 +118,7 @@ export async function runAction(
   if (reveals !== undefined) hideSecret(reveals);
   const feedback = feedbackFor(control);
   feedbackOfAction = feedback;
+  const focusedBefore = document.activeElement;
   control.setAttribute('aria-busy', 'true');
   for (const button of buttons) button.disabled = true;
   try {
@@ -126,7 +127,9 @@ export async function runAction(
     feedback.className = 'form-feedback error';
     feedback.setAttribute('role', 'alert');
     showError(error, feedback, messages);
-    feedback.focus();
+    // The action may have focused the field to fix (e.g. an unchosen organization): keep that.
+    const focused = document.activeElement;
+    if (focused === focusedBefore || focused === null || focused === document.body) feedback.focus();
   } finally {
     feedbackOfAction = undefined;
     control.removeAttribute('aria-busy');

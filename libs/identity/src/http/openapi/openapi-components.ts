@@ -222,6 +222,11 @@ export function componentSchemas(): Record<string, JsonSchema> {
       createdAt: ref('Timestamp'),
       updatedAt: ref('Timestamp'),
       removedAt: ref('Timestamp'),
+      user: object(
+        ['id', 'displayName'],
+        { id: ref('Uuid'), displayName: { type: 'string' }, primaryEmail: { type: 'string' } },
+        'Who holds the membership (routes 26–28).',
+      ),
     }),
     Invitation: object(
       ['id', 'organizationId', 'email', 'role', 'state', 'createdAt', 'expiresAt'],

@@ -148,8 +148,14 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     },
     handle: async (call) => {
       const caller = call.caller();
-      const memberships = await call.services.organizations.memberships.list(caller.context, call.uuid('orgId'));
-      respondIdentityJson(call.exchange, 200, memberships.map(membershipView));
+      const { memberships: service } = call.services.organizations;
+      const memberships = await service.list(caller.context, call.uuid('orgId'));
+      const people = await service.people(memberships);
+      respondIdentityJson(
+        call.exchange,
+        200,
+        memberships.map((membership) => membershipView(membership, people.get(membership.userId))),
+      );
     },
   }),
   route({
@@ -176,7 +182,8 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
         membershipId,
         role,
       );
-      respondIdentityJson(call.exchange, 200, membershipView(changed));
+      const people = await call.services.organizations.memberships.people([changed]);
+      respondIdentityJson(call.exchange, 200, membershipView(changed, people.get(changed.userId)));
     },
   }),
   route({
@@ -195,7 +202,8 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
       const organizationId = call.uuid('orgId');
       const membershipId = call.uuid('membershipId');
       const removed = await call.services.organizations.memberships.remove(caller, organizationId, membershipId);
-      respondIdentityJson(call.exchange, 200, membershipView(removed));
+      const people = await call.services.organizations.memberships.people([removed]);
+      respondIdentityJson(call.exchange, 200, membershipView(removed, people.get(removed.userId)));
     },
   }),
   route({
