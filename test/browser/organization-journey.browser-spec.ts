@@ -44,6 +44,7 @@ import {
   expectSoleOwnerView,
   expectViewerView,
   followOrganizationLink,
+  invitationRow,
   inviteThenRevoke,
   openOrganizations,
   renameOrganization,
@@ -137,7 +138,7 @@ describe('organization demo pages in Chromium', () => {
 
     const invitations = journey.organizationApi('/invitations');
     await createInvitation(page, invitations, 'grace@example.com', 'viewer');
-    expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('pending');
+    expect(await invitationRow(page, 'grace@example.com').textContent()).toContain('pending');
     await screenshot(page, 'organization-invitation-sent');
     await page.setViewportSize(PHONE_VIEWPORT);
     await expectNoHorizontalOverflow(page);
@@ -212,7 +213,7 @@ describe('organization demo pages in Chromium', () => {
     expect(await graceRow.locator('.person-name').getAttribute('title')).toBe(journey.memberUserId);
     const adaRow = page.locator('#members-body tr').filter({ hasText: FIRST_OWNER.displayName });
     expect(await adaRow.textContent()).toContain(FIRST_OWNER.email);
-    expect(await page.getByRole('row', { name: /grace@example\.com/ }).textContent()).toContain('accepted');
+    expect(await invitationRow(page, 'grace@example.com').textContent()).toContain('accepted');
 
     const events = await journey.auditEvents(page);
     expect(await shownEventIds(page)).toEqual(events.map((event) => event.id));
@@ -269,7 +270,7 @@ describe('organization demo pages in Chromium', () => {
     const created = (await creations[1]!.json()) as ServiceIdentityCreated;
     expect(await field.inputValue()).toBe(created.token);
     await expectCopied(page, 'Copy the secret token', 'token was copied', created.token);
-    const row = page.getByRole('row', { name: /CI publisher/ });
+    const row = page.locator('#services-body').getByRole('row', { name: /CI publisher/ });
     expect(await row.textContent()).toContain('package.publish');
     expect(await row.textContent()).toContain('active');
     await screenshot(page, 'organization-service-token');

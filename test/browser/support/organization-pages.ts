@@ -124,7 +124,10 @@ export async function submitInvitation(page: Page, email: string, role?: string)
 
 /** The row of the invitation for `email` in the organization page's invitations. */
 export function invitationRow(page: Page, email: string): Locator {
-  return page.getByRole('row', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+  // Scoped to the invitations table: audit rows name invitations by their email too.
+  return page
+    .locator('#invitations-body')
+    .getByRole('row', { name: new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
 }
 
 /**
