@@ -17,10 +17,12 @@ import {
 import type { TestSession } from '../../support/passkey-client.js';
 import { insertEvents, newestFirst, seedEvent, type SeedEvent } from './audit-seed.js';
 import { parseCsv } from '../../support/csv-reader.js';
+// White-box: the batch size, so the large organization spans several batches.
+import { AUDIT_EXPORT_BATCH_SIZE } from '../../../libs/identity/src/audit/audit-export.js';
 
-/** The export's event cap in this app: below the large organization's size, above one batch (2,000). */
-const MAX_EVENTS = 3000;
-const LARGE = 4500;
+/** The export's event cap in this app: below the large organization's size, inside its second batch. */
+const MAX_EVENTS = AUDIT_EXPORT_BATCH_SIZE + 2000;
+const LARGE = 2 * AUDIT_EXPORT_BATCH_SIZE + 2000;
 const SAFE_FIELDS = ['action', 'actor', 'id', 'occurredAt', 'organizationId', 'outcome', 'request', 'target'];
 const FILENAME = /^attachment; filename="audit-[0-9a-f-]{36}-\d{8}T\d{6}Z\.(ndjson|csv)"$/;
 
@@ -295,7 +297,7 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
       expect(res.status).toBe(200);
       const { events, trailer } = ndjson(res.body);
       expect(trailer).toBeUndefined();
-      expect(events.map((e) => e['id'])).toEqual(largeOrder.slice(0, 2000));
+      expect(events.map((e) => e['id'])).toEqual(largeOrder.slice(0, AUDIT_EXPORT_BATCH_SIZE));
       const csv = await exportAs(identity, large, 'format=csv', largeOwner.session);
       expect(csv.status).toBe(503);
       expect(csv.body.error.code).toBe('service_unavailable');

@@ -1,12 +1,8 @@
-/** First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection). */
-const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
-const NEEDS_QUOTES = /[",\r\n]/;
-
 /**
- * One CSV cell (RFC 4180): text that starts like a formula (`= + - @`, tab, CR) gets a leading
- * `'` so spreadsheets show it as text; a cell holding `"`, `,`, CR or LF is quoted with inner `"`
- * doubled; `null`/`undefined` is the empty cell; objects are their JSON text; other values their
- * `String`.
+ * One CSV cell (RFC 4180): text that starts like a formula (`=`, `+`, `-`, `@`, tab, CR — OWASP
+ * CSV injection) gets a leading `'` so spreadsheets show it as text; a cell holding `"`, `,`, CR
+ * or LF is quoted with inner `"` doubled; `null`/`undefined` is the empty cell; objects are their
+ * JSON text; other values their `String`.
  *
  * @example
  * csvCell('=HYPERLINK("x")'); // '"\'=HYPERLINK(""x"")"'
@@ -15,8 +11,20 @@ const NEEDS_QUOTES = /[",\r\n]/;
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (text.length > 0 && FORMULA_START.has(text[0]!)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (text.length === 0) return text;
+  if (startsLikeFormula(text.charCodeAt(0))) text = `'${text}`;
+  // One scan instead of a regular expression: this runs for every cell of an export.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */ || c === 44 /* , */ || c === 13 /* CR */ || c === 10 /* LF */) {
+      return `"${text.replaceAll('"', '""')}"`;
+    }
+  }
+  return text;
+}
+
+function startsLikeFormula(c: number): boolean {
+  return c === 61 /* = */ || c === 43 /* + */ || c === 45 /* - */ || c === 64 /* @ */ || c === 9 || c === 13;
 }
 
 /**
@@ -26,7 +34,7 @@ export function csvCell(value: unknown): string {
  * csvRow(['id', 'action']); // 'id,action\r\n'
  */
 export function csvRow(cells: readonly unknown[]): string {
-  let line = '';
-  for (let i = 0; i < cells.length; i++) line += i === 0 ? csvCell(cells[i]) : `,${csvCell(cells[i])}`;
+  let line = csvCell(cells[0]);
+  for (let i = 1; i < cells.length; i++) line += `,${csvCell(cells[i])}`;
   return `${line}\r\n`;
 }

@@ -57,9 +57,11 @@ const CSV: AuditExportEncoder = {
   head: csvRow(CSV_COLUMNS),
   events: (events) => {
     let text = '';
+    const cells: unknown[] = [];
     for (const event of events) {
       const view: Record<string, unknown> = auditEventView(event);
-      text += csvRow(CSV_COLUMNS.map((column) => view[column]));
+      for (let i = 0; i < CSV_COLUMNS.length; i++) cells[i] = view[CSV_COLUMNS[i]!];
+      text += csvRow(cells);
     }
     return text;
   },

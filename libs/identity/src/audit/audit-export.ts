@@ -4,7 +4,7 @@ import { encodeAuditCursor } from './audit-cursor.js';
 import type { AuditExportEncoder } from './audit-export.format.js';
 
 /** Rows fetched per store call of an export: one keyset page of the route-29 statement. */
-export const AUDIT_EXPORT_BATCH_SIZE = 2000;
+export const AUDIT_EXPORT_BATCH_SIZE = 5000;
 
 /** An organization's audit stream as an export reads it, authorized (`IdentityOrganizations.auditExport`). */
 export interface AuditExportSource {
