@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { clearInterval, setInterval } from 'node:timers';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
