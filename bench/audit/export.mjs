@@ -48,9 +48,16 @@ const KIB = 1024;
 const status = (field) =>
   Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * KIB;
 
-/** One export read to the end: events/s and the server's peak VmRSS while it streamed. */
+/** The server's CPU time so far (user + system, /proc/<pid>/stat), in seconds. */
+const cpuSeconds = () => {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+/** One export read to the end: events/s, the server's CPU time and its peak VmRSS while it streamed. */
 async function exportOnce(organizationId, format, expected) {
   let peak = status('VmRSS');
+  const cpu0 = cpuSeconds();
   const sampler = setInterval(() => (peak = Math.max(peak, status('VmRSS'))), 20);
   const t0 = performance.now();
   // node:http, not fetch: the client shares the 2 cores with the server, and a raw socket stream
@@ -81,7 +88,7 @@ async function exportOnce(organizationId, format, expected) {
   // NDJSON: events + trailer; CSV: header + events + trailer.
   const events = lines - (format === 'csv' ? 2 : 1);
   if (events !== expected || !complete) throw new Error(`${format}: ${events} events, trailer ${trailer}`);
-  return { rate: events / seconds, seconds, peak, bytes };
+  return { rate: events / seconds, seconds, peak, bytes, cpu: cpuSeconds() - cpu0 };
 }
 
 const median = (xs) => {
@@ -98,6 +105,7 @@ try {
     [sizeLabel(EVENTS), ready.large, EVENTS],
   ];
   const results = {};
+  const expectedOf = Object.fromEntries(sizes.map(([label, , expected]) => [label, expected]));
   for (let round = -1; round < ROUNDS; round++) {
     for (const format of round % 2 === 0 ? FORMATS : [...FORMATS].reverse()) {
       for (const [label, organizationId, expected] of sizes) {
@@ -120,12 +128,15 @@ try {
   console.log(
     `Command: \`node scripts/build.mjs --no-types && DATABASE_URL=… node bench/audit/export.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\`\n`,
   );
-  console.log('| export | events | median events/s | median s | body MiB | server peak RSS (max of runs) |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '| export | events | median events/s | median s | server CPU s (median) | events per server CPU-second | body MiB | server peak RSS (max of runs) |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [key, runs] of Object.entries(results)) {
     const [format, label] = key.split(' ');
+    const cpu = median(runs.map((r) => r.cpu));
     console.log(
-      `| ${format} | ${label} | ${Math.round(median(runs.map((r) => r.rate))).toLocaleString('en')} | ${median(runs.map((r) => r.seconds)).toFixed(2)} | ${mib(runs[0].bytes)} | ${mib(Math.max(...runs.map((r) => r.peak)))} MiB |`,
+      `| ${format} | ${label} | ${Math.round(median(runs.map((r) => r.rate))).toLocaleString('en')} | ${median(runs.map((r) => r.seconds)).toFixed(2)} | ${cpu.toFixed(2)} | ${Math.round(expectedOf[label] / cpu).toLocaleString('en')} | ${mib(runs[0].bytes)} | ${mib(Math.max(...runs.map((r) => r.peak)))} MiB |`,
     );
   }
   const rate = Math.min(...FORMATS.map((f) => median(results[`${f} ${sizeLabel(EVENTS)}`].map((r) => r.rate))));

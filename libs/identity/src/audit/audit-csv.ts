@@ -10,7 +10,9 @@
  */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // An object's JSON text starts with `{` or `[` (no formula) and holds `"`: always quoted.
+  if (typeof value === 'object') return `"${JSON.stringify(value).replaceAll('"', '""')}"`;
+  let text = String(value);
   if (text.length === 0) return text;
   if (startsLikeFormula(text.charCodeAt(0))) text = `'${text}`;
   // One scan instead of a regular expression: this runs for every cell of an export.
