@@ -7,16 +7,13 @@
 import 'reflect-metadata';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/core';
 import { createTestDatabase } from '@tessera/database';
-import { RouterModule } from '@tessera/web';
-import { createNodeIdentityRuntime, encodeAuditCursor, IdentityModule } from '@tessera/identity';
-import { IdentityMikroOrmModule } from '@tessera/identity-mikro-orm';
+import { encodeAuditCursor } from '@tessera/identity';
 // White-box access for the bench only: the kernel (keys, raw store) is not part of the public API.
 import { IDENTITY_KERNEL } from '../../libs/identity/dist/identity.tokens.js';
-import { benchDatabaseModule, benchIdentity, benchPasskeySession } from '../support/identity-bench.mjs';
+import { benchIdentity, benchPasskeySession } from '../support/identity-bench.mjs';
+import { auditBenchApp, SEED_AUDIT_EVENTS } from '../support/audit-bench.mjs';
 // The seeding helper only (the testing lib's index also loads the Jest conformance suite).
 import { IdentityTestRows } from '@tessera/identity-testing/seed';
 
@@ -34,22 +31,8 @@ if (EVENTS < DEPTH * LIMIT) throw new Error(`--events must be at least ${DEPTH *
 const identity = benchIdentity();
 const database = await createTestDatabase({ prefix: 'tessera_bench' });
 
-class AppModule {}
-Module({
-  imports: [
-    // Seeding a million events takes longer than the default statement and query bounds.
-    benchDatabaseModule(database.url, undefined, { timeouts: { statementMs: 0, queryMs: 0 } }),
-    RouterModule.forRoot(),
-    IdentityModule.forRoot({
-      config: identity.config,
-      runtime: createNodeIdentityRuntime({ secrets: identity.secrets }),
-      store: IdentityMikroOrmModule.forRoot(),
-    }),
-  ],
-})(AppModule);
-
-const app = await NestFactory.create(AppModule, { logger: false });
-await app.listen(0, '127.0.0.1');
+// Seeding a million events takes longer than the default statement and query bounds.
+const app = await auditBenchApp(identity, database.url, { timeouts: { statementMs: 0, queryMs: 0 } });
 try {
   const kernel = app.get(IDENTITY_KERNEL);
   const rows = new IdentityTestRows(app.get(MikroORM).em);
@@ -58,21 +41,8 @@ try {
   await rows.membership(organizationId, userId, { role: 'admin' });
   const issued = await benchPasskeySession(kernel, rows, userId);
 
-  // Four events per instant, 7 s apart; ids are UUIDv7 of their instant with md5-derived low bits.
   let started = performance.now();
-  await rows.sql(
-    `insert into tessera_identity.audit_events
-       (id, actor_type, organization_id, action, target_type, target_id, outcome,
-        request_id, request_method, request_path, request_trusted_proxy, occurred_at)
-     select (lpad(to_hex(ms), 12, '0') || '7' || substr(h, 1, 3)
-             || substr('89ab', (get_byte(decode(substr(h, 4, 2), 'hex'), 0) % 4) + 1, 1) || substr(h, 6, 15))::uuid,
-            'system', ?::uuid, 'membership.changed', 'membership', i::text, 'succeeded',
-            'req_bench_' || i, 'PATCH', '/identity/v1/bench', false,
-            timestamptz 'epoch' + ms * interval '1 millisecond'
-       from (select i, 1780272000000::bigint + (i / 4) * 7000 as ms, md5(i::text) as h
-               from generate_series(0, ?::int - 1) as i) as s`,
-    [organizationId, EVENTS],
-  );
+  await rows.sql(SEED_AUDIT_EVENTS, [organizationId, 1780272000000, EVENTS]);
   await rows.sql('analyze tessera_identity.audit_events');
   const seedSeconds = (performance.now() - started) / 1000;
   process.stderr.write(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s\n`);

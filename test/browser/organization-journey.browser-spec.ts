@@ -23,6 +23,7 @@ import {
   uuidV7,
 } from './support/identity-pages.js';
 import {
+  downloadAuditExport,
   expectAuditActions,
   expectEveryEventShown,
   expectInvitationAudited,
@@ -253,6 +254,11 @@ describe('organization demo pages in Chromium', () => {
     expect(await shownEventIds(page)).toEqual(events.map((event) => event.id));
     expect(await more.isVisible()).toBe(false);
     expectAuditActions(events, ['membership.changed', 'invitation.revoked', 'organization.changed']);
+
+    const exported = await downloadAuditExport(page);
+    expect(exported.filename).toMatch(/^audit-[0-9a-f-]{36}-\d{8}T\d{6}Z\.ndjson$/);
+    expect(exported.ids).toEqual(events.map((event) => event.id));
+    expect(exported.trailer).toEqual({ cursor: expect.any(String), complete: true });
   });
 
   it('service identities: create (step-up) with the token shown once and copyable, then issue, rotate and revoke credentials, and revoke the identity', async () => {

@@ -8,6 +8,7 @@ import {
   unsupportedMediaTypeError,
 } from './errors.js';
 import { readRequestBody } from './body-reader.js';
+import { ResponseStream } from './response-stream.js';
 
 /** `req[TESSERA_EXCHANGE]`: the exchange of a request, for Nest guards and param decorators. */
 export const TESSERA_EXCHANGE: unique symbol = Symbol.for('tessera.exchange');
@@ -26,7 +27,16 @@ export interface ResponseInit {
 /** The parts of `http.ServerResponse` an exchange writes to (so tests can capture them in memory). */
 export type ResponseSink = Pick<
   ServerResponse,
-  'statusCode' | 'setHeader' | 'getHeader' | 'appendHeader' | 'hasHeader' | 'end' | 'headersSent'
+  | 'statusCode'
+  | 'setHeader'
+  | 'getHeader'
+  | 'appendHeader'
+  | 'hasHeader'
+  | 'end'
+  | 'headersSent'
+  | 'write'
+  | 'once'
+  | 'removeListener'
 >;
 
 /** The direct TCP peer of a request (never derived from forwarded headers). */
@@ -193,10 +203,7 @@ export class Exchange {
     if (this.sent || this.res.headersSent) throw new ResponseAlreadySentError();
     this.sent = true;
     const res = this.res;
-    res.statusCode = init.status ?? 200;
-    if (init.headers !== undefined) {
-      for (const name in init.headers) res.setHeader(name, init.headers[name]!);
-    }
+    this.writeHead(init);
     const body = init.body;
     let payload: string | Uint8Array | undefined;
     let type: string;
@@ -217,6 +224,31 @@ export class Exchange {
     res.setHeader('content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
     if (this.method === 'HEAD') res.end();
     else res.end(payload);
+  }
+
+  /**
+   * Starts a response whose body is written in chunks (see {@link ResponseStream}): the status and
+   * headers of `init` (`Content-Type` defaults to `application/octet-stream`), no `Content-Length`.
+   * A HEAD request gets the headers only (the stream is already ended). Counts as the one response:
+   * `respond` afterwards throws {@link ResponseAlreadySentError}.
+   *
+   * @example
+   * const body = exchange.respondStream({ headers: { 'content-type': 'text/csv; charset=utf-8' } });
+   * if (await body.write('a,b\r\n')) body.end();
+   */
+  respondStream(init: Omit<ResponseInit, 'body'> = {}): ResponseStream {
+    if (this.sent || this.res.headersSent) throw new ResponseAlreadySentError();
+    this.sent = true;
+    this.writeHead(init);
+    if (!this.res.hasHeader('content-type')) this.res.setHeader('content-type', 'application/octet-stream');
+    return new ResponseStream(this.res, this.method === 'HEAD');
+  }
+
+  private writeHead(init: Omit<ResponseInit, 'body'>): void {
+    this.res.statusCode = init.status ?? 200;
+    if (init.headers !== undefined) {
+      for (const name in init.headers) this.res.setHeader(name, init.headers[name]!);
+    }
   }
 
   private async loadBody(limitBytes: number): Promise<Buffer> {

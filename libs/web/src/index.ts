@@ -1,5 +1,7 @@
 export { Exchange, TESSERA_EXCHANGE, DEFAULT_BODY_LIMIT_BYTES } from './exchange.js';
 export type { Peer, ResponseInit, ResponseSink } from './exchange.js';
+export { ResponseStream } from './response-stream.js';
+export type { StreamSink } from './response-stream.js';
 export { Pipeline } from './pipeline.js';
 export type { Middleware, RouteHandler } from './pipeline.js';
 export { Router } from './router/router.js';

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { Exchange, type ResponseSink } from './exchange.js';
@@ -54,6 +55,12 @@ export function createTestExchange(init: TestExchangeInit = {}): { exchange: Exc
     socket: { remoteAddress: init.peer?.address ?? '127.0.0.1', remotePort: init.peer?.port ?? 40000 },
   });
   const response: CapturedResponse = { status: 200, headers: {}, text: '', json: undefined, ended: false };
+  const events = new EventEmitter();
+  let written = false;
+  const append = (chunk: string | Uint8Array) => {
+    written = true;
+    response.text += Buffer.from(chunk).toString('utf8');
+  };
   const sink = {
     get statusCode() {
       return response.status;
@@ -62,7 +69,19 @@ export function createTestExchange(init: TestExchangeInit = {}): { exchange: Exc
       response.status = value;
     },
     get headersSent() {
-      return response.ended;
+      return response.ended || written;
+    },
+    write(chunk: string | Uint8Array) {
+      append(chunk);
+      return true;
+    },
+    once(event: string, listener: (...args: unknown[]) => void) {
+      events.once(event, listener);
+      return sink;
+    },
+    removeListener(event: string, listener: (...args: unknown[]) => void) {
+      events.removeListener(event, listener);
+      return sink;
     },
     setHeader(name: string, value: string | number | readonly string[]) {
       response.headers[name.toLowerCase()] = Array.isArray(value) ? [...value] : (value as string | number);
@@ -83,14 +102,15 @@ export function createTestExchange(init: TestExchangeInit = {}): { exchange: Exc
     },
     end(chunk?: unknown) {
       response.ended = true;
-      if (chunk !== undefined && typeof chunk !== 'function') {
-        response.text = Buffer.from(chunk as string | Uint8Array).toString('utf8');
+      if (chunk !== undefined && typeof chunk !== 'function') append(chunk as string | Uint8Array);
+      if (written) {
         try {
           response.json = JSON.parse(response.text);
         } catch {
           response.json = undefined;
         }
       }
+      events.emit('close');
       return sink;
     },
   } as unknown as ResponseSink;

@@ -83,3 +83,26 @@ export function shownEventIds(page: Page): Promise<string[]> {
     .locator('#audit-body tr')
     .evaluateAll((rows) => rows.map((row) => (row as any).dataset.eventId as string));
 }
+
+/**
+ * Clicks the audit log's "NDJSON" export link: the browser downloads the export with the session
+ * cookie; returns the suggested file name and the events and trailer of the downloaded file.
+ */
+export async function downloadAuditExport(
+  page: Page,
+): Promise<{ filename: string; ids: string[]; trailer: { cursor: string | null; complete: boolean } }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'NDJSON' }).click(),
+  ]);
+  const stream = await download.createReadStream();
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { id?: string; trailer?: { cursor: string | null; complete: boolean } });
+  const trailer = lines.pop()?.trailer;
+  if (trailer === undefined) throw new Error('the downloaded export has no trailer');
+  return { filename: download.suggestedFilename(), ids: lines.map((line) => line.id!), trailer };
+}

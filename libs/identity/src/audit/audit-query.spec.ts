@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { decodeAuditCursor, encodeAuditCursor, type AuditCursor } from './audit-cursor.js';
-import { parseAuditQuery } from './audit-query.js';
+import { parseAuditExportQuery, parseAuditQuery } from './audit-query.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const hex = (length: number) =>
@@ -65,5 +65,33 @@ describe('audit cursor and query parser (identity-http §4.4, identity-model §8
 
   it('uses the default page size for an empty query', () => {
     expect(parseAuditQuery('', 25)).toEqual({ limit: 25 });
+  });
+
+  it('parses the export query: exactly one format, at most one cursor, in any order (property)', () => {
+    fc.assert(
+      fc.property(cursorArb, fc.constantFrom('ndjson', 'csv'), fc.boolean(), (cursor, format, cursorFirst) => {
+        const text = encodeAuditCursor(cursor);
+        const query = cursorFirst ? `cursor=${text}&format=${format}` : `format=${format}&cursor=${text}`;
+        expect(parseAuditExportQuery(query)).toEqual({ format, cursor });
+        expect(parseAuditExportQuery(`format=${format}`)).toEqual({ format });
+      }),
+    );
+  });
+
+  it.each([
+    '',
+    'format=',
+    'format',
+    'format=json',
+    'format=CSV',
+    'format=csv&format=csv',
+    'format=csv&limit=5',
+    'limit=5',
+    'cursor=abc&format=csv',
+    'format=csv&cursor=',
+    'format=%63sv',
+    'format=csv&',
+  ])('rejects the export query %p', (query) => {
+    expect(parseAuditExportQuery(query)).toBeUndefined();
   });
 });

@@ -83,6 +83,8 @@ export interface IdentityLimits {
   readonly auditPageSizeDefault: number;
   /** Rows deleted per batch by `npm run audit:purge` (`IdentityAudit.purgeExpired()`). @default 250; 1..500 */
   readonly auditPurgeBatchSize: number;
+  /** Most events one audit export response writes; its trailer's cursor continues. @default 1000000; 1..10000000 */
+  readonly auditExportMaxEvents: number;
 }
 
 /**
@@ -177,6 +179,7 @@ export const LIMIT_BOUNDS: Readonly<Record<keyof IdentityLimits, readonly [numbe
   outboundResponseBytes: [KIB, 16 * MIB],
   auditPageSizeDefault: [1, 100],
   auditPurgeBatchSize: [1, 500],
+  auditExportMaxEvents: [1, 10_000_000],
 });
 
 /**

@@ -99,6 +99,8 @@ describe('limit bounds (identity-model §4)', () => {
     ],
     [{ auditPageSizeDefault: 101 }, 'limits.auditPageSizeDefault must be an integer between 1 and 100'],
     [{ auditPurgeBatchSize: 0 }, 'limits.auditPurgeBatchSize must be an integer between 1 and 500'],
+    [{ auditExportMaxEvents: 0 }, 'limits.auditExportMaxEvents must be an integer between 1 and 10000000'],
+    [{ auditExportMaxEvents: 10_000_001 }, 'limits.auditExportMaxEvents must be an integer between 1 and 10000000'],
   ])('refuses %p', (limits, fragment) => {
     expectRule(dev({ limits }), 'limit_bounds', fragment);
   });

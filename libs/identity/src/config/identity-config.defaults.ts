@@ -74,6 +74,7 @@ export const DEFAULT_IDENTITY_LIMITS: IdentityLimits = Object.freeze({
   outboundResponseBytes: 4 * MIB,
   auditPageSizeDefault: 50,
   auditPurgeBatchSize: 250,
+  auditExportMaxEvents: 1_000_000,
 });
 
 /**

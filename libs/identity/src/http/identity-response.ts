@@ -1,4 +1,4 @@
-import type { Exchange } from '@tessera/web';
+import type { Exchange, ResponseStream } from '@tessera/web';
 import { identityErrorBody, IdentityError, type IdentityErrorCode } from '../errors/identity.errors.js';
 import { getRequestId } from './identity-exchange.js';
 import { respondScimIdentityError } from '../scim/http/scim-error.mapper.js';
@@ -38,4 +38,20 @@ export function respondIdentityError(exchange: Exchange, code: IdentityErrorCode
  */
 export function respondIdentityJson(exchange: Exchange, status: number, body: unknown): void {
   exchange.respond({ status, body, headers: { 'cache-control': 'no-store' } });
+}
+
+/**
+ * Starts a successful identity response whose body is streamed (an export): `headers` plus
+ * `Cache-Control: no-store`; the body is written through the returned stream (backpressure,
+ * client disconnects: `ResponseStream`).
+ *
+ * @example
+ * const body = respondIdentityStream(exchange, 200, { 'content-type': 'text/csv; charset=utf-8' });
+ */
+export function respondIdentityStream(
+  exchange: Exchange,
+  status: number,
+  headers: Record<string, string>,
+): ResponseStream {
+  return exchange.respondStream({ status, headers: { ...headers, 'cache-control': 'no-store' } });
 }

@@ -1,4 +1,5 @@
-import { encodeAuditCursor } from '../audit/audit-cursor.js';
+import { encodeAuditCursor, type AuditCursor } from '../audit/audit-cursor.js';
+import type { AuditExportSource } from '../audit/audit-export.js';
 import type { AuditQuery } from '../audit/audit-query.js';
 import type { IdentityCall } from '../context/identity-call.js';
 import type { IdentityContext } from '../context/identity-context.js';
@@ -10,6 +11,7 @@ import type { IdentitySessions } from '../sessions/session.service.js';
 import type { AuditEventRecord, OrganizationRecord, OrganizationRole } from '../store/identity-records.js';
 import { DEVICE_ROLE, requireDeviceScope } from '../device/device-bearer.resolver.js';
 import { decideOrganization } from '../guards/identity-decisions.js';
+import type { AuditEventPosition } from '../store/identity-invitation-audit.port.js';
 import type { OrganizationChange } from '../store/identity-organization.port.js';
 import { generateUuidV7 } from '../tokens/uuid-v7.generator.js';
 import { IdentityBootstrap } from './bootstrap.service.js';
@@ -133,19 +135,47 @@ export class IdentityOrganizations {
     organizationId: string,
     query: AuditQuery,
   ): Promise<{ events: AuditEventRecord[]; nextCursor?: string }> {
-    requireOrganizationScope(context, organizationId, 'audit.read');
-    const cursor = query.cursor;
-    if (cursor !== undefined && cursor.organizationId !== organizationId) throw new IdentityError('request_invalid');
-    const page = await storeRead(() =>
-      this.kernel.store.listAuditEventsForOrganization(organizationId, {
-        limit: query.limit,
-        ...(cursor === undefined ? {} : { after: { occurredAt: cursor.occurredAt, id: cursor.eventId } }),
-      }),
-    );
+    const after = this.auditPosition(context, organizationId, query.cursor);
+    const page = await this.auditEvents(organizationId, after, query.limit);
     const last = page.events.at(-1);
     if (!page.hasMore || last === undefined) return { events: page.events };
     const nextCursor = encodeAuditCursor({ organizationId, occurredAt: last.occurredAt, eventId: last.id });
     return { events: page.events, nextCursor };
+  }
+
+  /**
+   * The audit export (identity-http §4.4): route 29's checks in its order (`audit.read` there, else
+   * 404; then a cursor of another organization, 400), then the stream from after `cursor`, read
+   * in keyset pages by `writeAuditExport`.
+   */
+  auditExport(context: IdentityContext, organizationId: string, cursor?: AuditCursor): AuditExportSource {
+    const after = this.auditPosition(context, organizationId, cursor);
+    return {
+      organizationId,
+      ...(after === undefined || cursor === undefined ? {} : { after, cursor: encodeAuditCursor(cursor) }),
+      page: (position, limit) => this.auditEvents(organizationId, position, limit),
+    };
+  }
+
+  /** `audit.read` in the organization (404), then the cursor's organization binding (400). */
+  private auditPosition(
+    context: IdentityContext,
+    organizationId: string,
+    cursor: AuditCursor | undefined,
+  ): AuditEventPosition | undefined {
+    requireOrganizationScope(context, organizationId, 'audit.read');
+    if (cursor === undefined) return undefined;
+    if (cursor.organizationId !== organizationId) throw new IdentityError('request_invalid');
+    return { occurredAt: cursor.occurredAt, id: cursor.eventId };
+  }
+
+  private auditEvents(organizationId: string, after: AuditEventPosition | undefined, limit: number) {
+    return storeRead(() =>
+      this.kernel.store.listAuditEventsForOrganization(organizationId, {
+        limit,
+        ...(after === undefined ? {} : { after }),
+      }),
+    );
   }
 
   private async mutate(

@@ -6,7 +6,8 @@ const PAGE_SIZE = 10;
 
 /**
  * The organization's audit log (route 29), newest first: the first page, then "Load more" with
- * the previous answer's `nextCursor` passed back unchanged until there is none.
+ * the previous answer's `nextCursor` passed back unchanged until there is none; and the "Export"
+ * links (the export route, downloaded by the browser with the session cookie, streamed to disk).
  */
 export class AuditLogPanel {
   private cursor: string | undefined;
@@ -14,6 +15,10 @@ export class AuditLogPanel {
   constructor(private readonly page: OrganizationContext) {}
 
   wire(): void {
+    for (const format of ['ndjson', 'csv']) {
+      byId<HTMLAnchorElement>(`audit-export-${format}`).href =
+        `${this.page.org.path('audit-events', 'export')}?format=${format}`;
+    }
     const more = byId<HTMLButtonElement>('audit-more');
     more.addEventListener('click', () =>
       runAction(more, async () => {

@@ -70,6 +70,8 @@ const AUDIT = `<section class="panel manager-only" aria-labelledby="audit-headin
 </table></div>
 <p id="audit-end" class="hint" hidden>That is every event.</p>
 <p><button type="button" id="audit-more" class="secondary" hidden>Load more</button></p>
+<p>Export every event (newest first): <a id="audit-export-ndjson" download>NDJSON</a> · <a id="audit-export-csv" download>CSV</a></p>
+<p class="hint">The download streams from the server. A complete file ends with a trailer line carrying a cursor; a file without one was cut short.</p>
 </section>`;
 
 const SERVICES = `<section class="panel manager-only" aria-labelledby="services-heading">

@@ -305,7 +305,11 @@ function operation(row: IdentityRoute, requestIdHeader: string): Record<string, 
       headers: { ...common, ...extra, ...(answer.cookies === undefined ? {} : cookieHeader(answer.cookies)) },
       ...(answer.body === undefined
         ? {}
-        : { content: { [answer.contentType ?? 'application/json']: { schema: answer.body } } }),
+        : {
+            content: Object.fromEntries(
+              [answer.contentType ?? 'application/json'].flat().map((type) => [type, { schema: answer.body }]),
+            ),
+          }),
     };
   }
   const byStatus = new Map<number, IdentityErrorCode[]>();

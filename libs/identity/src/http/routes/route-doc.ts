@@ -43,8 +43,8 @@ export interface RouteResponseDoc {
   readonly description: string;
   /** Schema of the body (a `$ref` to a shared component where one exists); absent for a redirect. */
   readonly body?: JsonSchema;
-  /** The body's media type. @default 'application/json' */
-  readonly contentType?: string;
+  /** The body's media type, or the ones it may have (same schema). @default 'application/json' */
+  readonly contentType?: string | readonly string[];
   /** Headers the answer carries besides the common ones (e.g. `Location` of a redirect). */
   readonly headers?: Readonly<Record<string, { readonly description: string; readonly required: boolean }>>;
   readonly cookies?: readonly CookieEffect[];
