@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestj
 import type { IdentityConfig } from './config/identity.config.js';
 import type { IdentityFederationOptions } from './federation/federation.options.js';
 import type { IdentityScimOptions } from './scim/scim.options.js';
+import type { IdentityHealthOptions } from './health/identity-health.options.js';
 import type { CapabilityResolver, OrganizationSelector } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
@@ -30,6 +31,12 @@ export interface IdentityModuleOptions {
   federation?: IdentityFederationOptions;
   /** SCIM 2.0 provisioning under `/scim/v2`: organization-managed connections, Users and Groups. @default enabled */
   scim?: IdentityScimOptions;
+  /**
+   * The readiness probe `GET /ready`: its bound (`timeoutMs`, 100..30000). The probes are served
+   * on `RouterModule.forRoot({ management })`'s listener when set, else on the public one.
+   * @default { timeoutMs: 2000 }
+   */
+  health?: IdentityHealthOptions;
 }
 
 /** Module-level extras: the store module that provides `IdentityStore` and `IdentityRateLimiter`. */

@@ -7,6 +7,7 @@ import {
   type EnvironmentResult,
   type IdentityAuditCommands,
   type IdentityEnvironmentCommands,
+  type SchemaVersionState,
   type StoreResult,
 } from '@tessera/identity';
 import { identityMigrations } from '../migrations/identity-migrations.js';
@@ -82,6 +83,11 @@ export class IdentityAuditEnvironmentCommandHandlers implements IdentityAuditCom
       const version = String(row?.['version'] ?? '');
       return /pglite|emscripten|wasm32/i.test(version) ? 'pglite' : 'postgresql';
     });
+  }
+
+  /** The ledger check alone, without the marker and without touching the store's open state. */
+  inspectSchemaVersion(): Promise<SchemaVersionState> {
+    return this.gateway.unguardedRead(async (sql) => ((await ledgerMatches(sql)) ? 'current' : 'not_current'));
   }
 
   /**

@@ -86,6 +86,27 @@ export function environmentCases(options: IdentityStoreConformanceOptions): void
       await expectRefused();
     });
 
+    it('reports the schema version without opening or closing the store: not_current once the newest ledger row is gone', async () => {
+      expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual({ ok: true, value: undefined });
+      expect(await harness.store.inspectSchemaVersion()).toBe('current');
+      const [newest] = await rows.sql(
+        `select module, version, checksum, applied_at from tessera_identity.schema_migrations
+         where module = 'identity' order by version desc limit 1`,
+      );
+      await rows.sql(`delete from tessera_identity.schema_migrations where module = ? and version = ?`, [
+        newest!['module'],
+        newest!['version'],
+      ]);
+      try {
+        expect(await harness.store.inspectSchemaVersion()).toBe('not_current');
+        // Still open: only verifyEnvironment decides whether the store serves.
+        expect(await harness.store.isEmpty()).toBe(true);
+      } finally {
+        await rows.insert('schema_migrations', newest!);
+      }
+      expect(await harness.store.inspectSchemaVersion()).toBe('current');
+    });
+
     it('refuses operations after a verification against a mismatched marker until the right one verifies', async () => {
       expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual({ ok: true, value: undefined });
       expect(await harness.store.isEmpty()).toBe(true);

@@ -32,7 +32,8 @@ export type IdentityConfigRule =
   | 'audit'
   | 'maintenance'
   | 'federation'
-  | 'scim';
+  | 'scim'
+  | 'health';
 
 /**
  * An invalid identity configuration, thrown at boot (never a client answer). The message says

@@ -227,7 +227,16 @@ export interface IdentityEnvironmentCommands {
    * when the database cannot be reached.
    */
   inspectDatabaseEngine(): Promise<DatabaseEngine>;
+  /**
+   * Whether the migration ledger holds exactly this build's identity migrations (the schema
+   * version check of {@link verifyEnvironment}), read without opening or closing the store: the
+   * readiness probe asks it on every call. Rejects when the database cannot be reached.
+   */
+  inspectSchemaVersion(): Promise<SchemaVersionState>;
 }
+
+/** What the ledger says of the schema: this build's migrations exactly, or anything else. */
+export type SchemaVersionState = 'current' | 'not_current';
 
 /** What a store's live connection reaches. */
 export type DatabaseEngine = 'postgresql' | 'pglite';
