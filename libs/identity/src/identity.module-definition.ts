@@ -32,9 +32,8 @@ export interface IdentityModuleOptions {
   /** SCIM 2.0 provisioning under `/scim/v2`: organization-managed connections, Users and Groups. @default enabled */
   scim?: IdentityScimOptions;
   /**
-   * The readiness probe `GET /ready`: its bound (`timeoutMs`, 100..30000). The probes are served
-   * on `RouterModule.forRoot({ management })`'s listener when set, else on the public one.
-   * @default { timeoutMs: 2000 }
+   * Operator probes `GET /live` and `GET /ready`, served on the management listener of
+   * `RouterModule.forRoot({ management })` when it has one, else on the public listener.
    */
   health?: IdentityHealthOptions;
 }

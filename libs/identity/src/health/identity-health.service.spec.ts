@@ -59,12 +59,19 @@ describe('IdentityHealth', () => {
     });
   });
 
-  it('names a schema that is not this build’s as failed migrations', async () => {
-    const store = { ...answering(), inspectSchemaVersion: async () => 'not_current' as const };
-    expect(await health({ store }).ready()).toEqual({
-      status: 'unavailable',
-      checks: { ...ALL_OK, migrations: 'failed' },
-    });
+  it('fails migrations on a ledger behind this build or drifted from it', async () => {
+    for (const state of ['behind', 'drift'] as const) {
+      const store = { ...answering(), inspectSchemaVersion: async () => state };
+      expect(await health({ store }).ready()).toEqual({
+        status: 'unavailable',
+        checks: { ...ALL_OK, migrations: 'failed' },
+      });
+    }
+  });
+
+  it('stays ready on a ledger a newer build extended (rolling deploys keep older instances serving)', async () => {
+    const store = { ...answering(), inspectSchemaVersion: async () => 'newer' as const };
+    expect(await health({ store }).ready()).toEqual({ status: 'ready', checks: ALL_OK });
   });
 
   it('turns a rejection into failed without carrying its text into the answer', async () => {

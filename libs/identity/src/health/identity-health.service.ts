@@ -4,7 +4,11 @@ import { IDENTITY_MODULE_OPTIONS, type IdentityModuleOptions } from '../identity
 import { IdentityService } from '../identity.service.js';
 import { IDENTITY_KERNEL } from '../identity.tokens.js';
 import { rerunKnownAnswers } from '../runtime/identity-readiness.check.js';
+import type { SchemaVersionState } from '../store/identity-store.port.js';
 import { resolveHealthSettings, type IdentityHealthSettings } from './identity-health.options.js';
+
+/** Ledger states this build keeps serving on. */
+const SERVING_SCHEMA: ReadonlySet<SchemaVersionState> = new Set(['current', 'newer']);
 
 /** One readiness check: passed, failed (an error or a wrong answer), or no answer within the bound. */
 export type HealthCheckOutcome = 'ok' | 'failed' | 'timeout';
@@ -13,7 +17,10 @@ export type HealthCheckOutcome = 'ok' | 'failed' | 'timeout';
 export interface IdentityReadinessChecks {
   /** A round trip to the database. */
   readonly database: HealthCheckOutcome;
-  /** The identity migration ledger holds exactly this build's migrations. */
+  /**
+   * The identity migration ledger holds every migration of this build with its checksum (newer
+   * migrations of a later build may follow: the rollout keeps older instances serving).
+   */
   readonly migrations: HealthCheckOutcome;
   /** The startup checks passed at boot and the known-answer self-tests pass again now. */
   readonly selfTests: HealthCheckOutcome;
@@ -90,7 +97,8 @@ export class IdentityHealth {
     try {
       const [database, migrations, limiter] = await Promise.all([
         bounded(async () => (await store.inspectDatabaseEngine()) !== undefined),
-        bounded(async () => (await store.inspectSchemaVersion()) === 'current'),
+        // A newer build's additive migrations leave this one serving (its start would refuse them).
+        bounded(async () => SERVING_SCHEMA.has(await store.inspectSchemaVersion())),
         bounded(async () => {
           await rateLimiter.probe();
           return true;

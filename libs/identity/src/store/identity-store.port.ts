@@ -228,15 +228,19 @@ export interface IdentityEnvironmentCommands {
    */
   inspectDatabaseEngine(): Promise<DatabaseEngine>;
   /**
-   * Whether the migration ledger holds exactly this build's identity migrations (the schema
-   * version check of {@link verifyEnvironment}), read without opening or closing the store: the
-   * readiness probe asks it on every call. Rejects when the database cannot be reached.
+   * What the migration ledger says of the schema against this build (the schema version check of
+   * {@link verifyEnvironment}, which accepts `current` only), read without opening or closing the
+   * store: the readiness probe asks it on every call. Rejects when the database cannot be reached.
    */
   inspectSchemaVersion(): Promise<SchemaVersionState>;
 }
 
-/** What the ledger says of the schema: this build's migrations exactly, or anything else. */
-export type SchemaVersionState = 'current' | 'not_current';
+/**
+ * The identity migration ledger against this build: `current` (exactly its migrations and
+ * checksums), `newer` (those plus migrations it does not know: a newer build migrated the
+ * database), `behind` (one of its migrations is missing) or `drift` (one holds another checksum).
+ */
+export type SchemaVersionState = 'current' | 'newer' | 'behind' | 'drift';
 
 /** What a store's live connection reaches. */
 export type DatabaseEngine = 'postgresql' | 'pglite';
