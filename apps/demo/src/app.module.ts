@@ -36,6 +36,12 @@ export interface DemoOptions {
   secretsFile?: string;
   /** Connection pool and wait bounds of the database. @default {} (the `@tessera/database` defaults) */
   database?: Pick<DatabaseOptions, 'pool' | 'timeouts'>;
+  /**
+   * Start the management listener `TESSERA_MANAGEMENT_PORT` asks for; one-off commands (`npm run
+   * maintenance`, …) pass `false`, so they never compete with the running server for its port.
+   * @default true
+   */
+  managementListener?: boolean;
 }
 
 @Module({ providers: [Greeter], exports: [Greeter] })
@@ -76,7 +82,7 @@ export class AppModule {
         RouterModule.forRoot({
           imports: [GreeterModule],
           routers: [{ inject: [Greeter], useFactory: (greeter: Greeter) => helloRouter(greeter) }],
-          management: managementFromEnv(env),
+          management: options.managementListener === false ? undefined : managementFromEnv(env),
         }),
         // With TESSERA_MANAGEMENT_PORT, `/metrics` moves to the management listener beside `/live` and `/ready`.
         RouterModule.forFeature({

@@ -5,13 +5,23 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@tessera/database';
 import { ManagementListener, ManagementListenerError } from '@tessera/web';
-import { AppModule } from '../../../apps/demo/src/app.module.js';
+import { AppModule, type DemoOptions } from '../../../apps/demo/src/app.module.js';
 
 const METRICS_KEY = 'demo-metrics-key-for-management-tests';
 
-async function bootDemo(database: TestDatabase, env: NodeJS.ProcessEnv): Promise<INestApplication> {
+async function bootDemo(
+  database: TestDatabase,
+  env: NodeJS.ProcessEnv,
+  options: Pick<DemoOptions, 'managementListener'> = {},
+): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ databaseUrl: database.url, env: { TESSERA_METRICS_API_KEY: METRICS_KEY, ...env } })],
+    imports: [
+      AppModule.forRoot({
+        ...options,
+        databaseUrl: database.url,
+        env: { TESSERA_METRICS_API_KEY: METRICS_KEY, ...env },
+      }),
+    ],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
@@ -113,5 +123,22 @@ describe('the demo with a management listener', () => {
     await expect(request(`http://127.0.0.1:${closingPort}`).get('/live').timeout(5000)).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     });
+  }, 120_000);
+
+  it('starts no management listener for one-off commands (managementListener: false), whatever the environment says', async () => {
+    const other = await createTestDatabase();
+    const command = await bootDemo(
+      other,
+      { TESSERA_MANAGEMENT_PORT: String(port), TESSERA_MANAGEMENT_HOST: '127.0.0.1' },
+      { managementListener: false },
+    );
+    try {
+      expect(command.get(ManagementListener).address()).toBeUndefined();
+      // The running server keeps its port.
+      expect((await management.get('/live')).status).toBe(200);
+    } finally {
+      await command.close();
+      await other.close();
+    }
   }, 120_000);
 });
