@@ -22,7 +22,7 @@ export { createTestExchange } from './test-exchange.js';
 export type { CapturedResponse, TestExchangeInit } from './test-exchange.js';
 export { RouterModule } from './router.module.js';
 export { RouterHost } from './router-host.js';
-export { ManagementListener, ManagementListenerError } from './management-listener.js';
+export { ManagementListener, ManagementListenerError, formatAddress } from './management-listener.js';
 export { ErrorHandler } from './error-handler.js';
 export {
   TESSERA_PIPELINE_MIDDLEWARE,

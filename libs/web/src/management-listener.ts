@@ -71,8 +71,7 @@ export class ManagementListener implements OnApplicationShutdown {
     });
     server.on('error', (error) => this.logger.error(`Management listener error: ${error.message}`));
     this.server = server;
-    const bound = this.address();
-    this.logger.log(`Management listener on ${bound?.address ?? options.host}:${bound?.port ?? options.port}`);
+    this.logger.log(`Management listener on ${formatAddress(this.address()!)}`);
   }
 
   /** Stops accepting, lets requests in flight finish for up to 1 s, then cuts what is left. */
@@ -87,4 +86,14 @@ export class ManagementListener implements OnApplicationShutdown {
     await closed;
     clearTimeout(cut);
   }
+}
+
+/**
+ * `host:port` of a bound address, an IPv6 host in brackets (`[::]:9000`, `127.0.0.1:9000`).
+ *
+ * @example
+ * logger.log(`listening on ${formatAddress(listener.address()!)}`);
+ */
+export function formatAddress(address: AddressInfo): string {
+  return address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
 }

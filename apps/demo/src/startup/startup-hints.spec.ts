@@ -78,6 +78,9 @@ describe('startup hints', () => {
     expect(startupHints({ ...DEVELOPMENT, managementAddress })).toContain(
       'Probes and /metrics on the management listener 0.0.0.0:9000: GET /live, GET /ready',
     );
+    expect(
+      startupHints({ ...DEVELOPMENT, managementAddress: { address: '::', family: 'IPv6', port: 9000 } }),
+    ).toContain('Probes and /metrics on the management listener [::]:9000: GET /live, GET /ready');
   });
 
   it('mention the metrics key only while it is unset', () => {

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
+import { formatAddress } from '@tessera/web';
 import {
   IDENTITY_MODULE_OPTIONS,
   IdentityStore,
@@ -61,7 +62,7 @@ export function startupHints(facts: StartupFacts): string[] {
   lines.push(
     management === undefined
       ? `Probes: ${facts.listenUrl}/live and ${facts.listenUrl}/ready (set TESSERA_MANAGEMENT_PORT to move them and /metrics off this listener)`
-      : `Probes and /metrics on the management listener ${management.address}:${management.port}: GET /live, GET /ready`,
+      : `Probes and /metrics on the management listener ${formatAddress(management)}: GET /live, GET /ready`,
   );
   if (!facts.metricsKeySet) lines.push('GET /metrics answers 401 until TESSERA_METRICS_API_KEY is set');
   return lines;
