@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from '@tessera/database';
-import { bootDemoOnDatabase, until, type DemoOnDatabase } from './demo-on-database.js';
+import type { TcpProxy } from '@tessera/database';
+import { bootDemoBehindProxy, until, type DemoBehindProxy, type DemoOnDatabase } from './demo-on-database.js';
 
 /** The demo's readiness bound (`health.timeoutMs` default) plus slack for the answer itself. */
 const WITHIN_BOUND_MS = 3000;
@@ -11,22 +11,17 @@ const WITHIN_BOUND_MS = 3000;
  * `/live` keeps answering 200 throughout, since it touches no database.
  */
 describe('the readiness probe while the database freezes, stops and comes back', () => {
-  let database: TestDatabase;
+  let setup: DemoBehindProxy;
   let proxy: TcpProxy;
   let demo: DemoOnDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    proxy = await startTcpProxy(database.url);
-    demo = await bootDemoOnDatabase(proxy.url, { pool: database.embedded ? { min: 0, max: 1 } : {} });
+    setup = await bootDemoBehindProxy();
+    ({ proxy, demo } = setup);
   }, 120_000);
 
   afterAll(async () => {
-    proxy?.thaw();
-    await proxy?.restart();
-    await demo?.close();
-    await proxy?.close();
-    await database?.close();
+    await setup?.close();
   });
 
   async function probe(path: '/live' | '/ready') {
