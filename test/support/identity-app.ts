@@ -26,7 +26,13 @@ export interface IdentityTestApp {
  */
 export type IdentityTestModuleOptions = Pick<
   IdentityModuleOptions,
-  'platformAuthorizer' | 'notificationSink' | 'capabilityResolvers' | 'organizationSelector' | 'federation' | 'scim'
+  | 'platformAuthorizer'
+  | 'notificationSink'
+  | 'capabilityResolvers'
+  | 'organizationSelector'
+  | 'federation'
+  | 'scim'
+  | 'health'
 >;
 
 /**

@@ -195,7 +195,11 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
       provide: 'TesseraIdentityHealthRegistration',
       inject: [IdentityHealth],
       useFactory: (health: IdentityHealth) =>
-        new RouterRegistration('IdentityHealth', [identityHealthRouter(health)], 'management'),
+        new RouterRegistration(
+          'IdentityHealth',
+          health.settings.routes ? [identityHealthRouter(health)] : [],
+          'management',
+        ),
     },
   ],
   exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance, IdentityHealth],

@@ -90,9 +90,10 @@ describe('operator probes on the public listener', () => {
     try {
       expect((await http.get('/ready')).body).toEqual({ status: 'ready', checks: ALL_OK });
     } finally {
-      await connection.execute(`delete from tessera_identity.schema_migrations where module = 'identity' and version = ?`, [
-        future,
-      ]);
+      await connection.execute(
+        `delete from tessera_identity.schema_migrations where module = 'identity' and version = ?`,
+        [future],
+      );
     }
   });
 });

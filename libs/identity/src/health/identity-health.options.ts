@@ -16,11 +16,19 @@ export interface IdentityHealthOptions {
    * @default 2000
    */
   readonly timeoutMs?: number;
+  /**
+   * `false` serves neither `GET /live` nor `GET /ready` (for a host with its own routes there;
+   * `IdentityHealth` still answers in code).
+   *
+   * @default true
+   */
+  readonly routes?: boolean;
 }
 
 /** The validated health options. */
 export interface IdentityHealthSettings {
   readonly timeoutMs: number;
+  readonly routes: boolean;
 }
 
 /**
@@ -34,5 +42,5 @@ export function resolveHealthSettings(options: IdentityHealthOptions | undefined
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 30_000) {
     throw new IdentityConfigError('health', 'health.timeoutMs must be an integer between 100 and 30000');
   }
-  return { timeoutMs };
+  return { timeoutMs, routes: options?.routes ?? true };
 }

@@ -53,7 +53,8 @@ export interface IdentityLiveness {
 @Injectable()
 export class IdentityHealth {
   private readonly logger = new Logger('IdentityHealth');
-  private readonly settings: IdentityHealthSettings;
+  /** The validated `health` option. */
+  readonly settings: IdentityHealthSettings;
   private running: Promise<IdentityReadiness> | undefined;
   private wasReady: boolean | undefined;
 
