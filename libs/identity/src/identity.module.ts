@@ -154,7 +154,8 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
  * The identity platform for a Nest application (identity-model §7.3): validated configuration,
  * runtime self-tests, the request pipeline (through `RouterModule`), the identity routes, the
  * error envelope, `IdentityService` and the operator probes `GET /live` and `GET /ready`
- * (`IdentityHealth`, served on `RouterModule`'s management listener when it has one). Import `RouterModule.forRoot()` once in the root module.
+ * (`IdentityHealth`, served on `RouterModule`'s management listener when it has one). Import
+ * `RouterModule.forRoot()` once in the root module.
  *
  * @example
  * IdentityModule.forRoot({ config: { environment: 'development', publicBaseUrl: 'http://localhost:3000', rp: { id: 'localhost', name: 'Demo' }, ... }, store: IdentityMikroOrmModule.forRoot() })
