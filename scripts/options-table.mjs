@@ -21,6 +21,7 @@ const SOURCES = [
   'runtime/key-ring.resolver.ts',
   'federation/federation.options.ts',
   'scim/scim.options.ts',
+  'health/identity-health.options.ts',
 ];
 
 /** Interfaces and type aliases of the sources: name → { doc, defaultTag, members }. */

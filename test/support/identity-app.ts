@@ -26,7 +26,14 @@ export interface IdentityTestApp {
  */
 export type IdentityTestModuleOptions = Pick<
   IdentityModuleOptions,
-  'platformAuthorizer' | 'notificationSink' | 'invitations' | 'capabilityResolvers' | 'organizationSelector' | 'federation' | 'scim'
+  | 'platformAuthorizer'
+  | 'notificationSink'
+  | 'invitations'
+  | 'capabilityResolvers'
+  | 'organizationSelector'
+  | 'federation'
+  | 'scim'
+  | 'health'
 >;
 
 /**

@@ -5,6 +5,7 @@ import { RouterModule } from '@tessera/web';
 import { Greeter } from './hello/greeter.service.js';
 import { helloRouter } from './hello/hello.router.js';
 import { HealthController } from './health/health.controller.js';
+import { managementFromEnv } from './health/management.config.js';
 import { MetricsController, metricsKeyProvider, metricsRouter } from './metrics/metrics.js';
 import { demoEntities, demoMigrations } from './database.js';
 import { TodosModule } from './todos/todos.module.js';
@@ -23,7 +24,8 @@ export interface DemoOptions {
   /** PGlite data directory (embedded only); unset → in memory. */
   dataDir?: string;
   /**
-   * Environment read for the metrics API key, the database URL and the identity configuration:
+   * Environment read for the metrics API key, the management listener (`TESSERA_MANAGEMENT_PORT`,
+   * `TESSERA_MANAGEMENT_HOST`), the database URL and the identity configuration:
    * with `NODE_ENV` `production` or `staging` the identity configuration comes from it entirely
    * (`identityConfigFromEnv`) and migrations are left to `npm run migrate`. @default process.env
    */
@@ -34,6 +36,12 @@ export interface DemoOptions {
   secretsFile?: string;
   /** Connection pool and wait bounds of the database. @default {} (the `@tessera/database` defaults) */
   database?: Pick<DatabaseOptions, 'pool' | 'timeouts'>;
+  /**
+   * Start the management listener `TESSERA_MANAGEMENT_PORT` asks for; one-off commands (`npm run
+   * maintenance`, …) pass `false`, so they never compete with the running server for its port.
+   * @default true
+   */
+  managementListener?: boolean;
 }
 
 @Module({ providers: [Greeter], exports: [Greeter] })
@@ -42,7 +50,9 @@ class GreeterModule {}
 /**
  * The demo application: `/todos` and `/todo-feed` ViewSets persisted with MikroORM, the radix
  * route `GET /hello/:name`, `GET /metrics` (radix) and `GET /metrics/whoami` (controller) behind an
- * API key with `metrics.read`, `GET /health`, and the identity platform (`/identity/v1/...`,
+ * API key with `metrics.read`, `GET /health`, the operator probes `GET /live` and `GET /ready`
+ * (with `GET /metrics` on the management listener when `TESSERA_MANAGEMENT_PORT` is set), and the
+ * identity platform (`/identity/v1/...`,
  * development mode) with `GET /account` guarded by `@RequireIdentity()`, and
  * `/orgs/:organizationId/packages` whose `POST` needs the application grant `package.publish`,
  * and a landing page at `GET /`. Development by default; production/staging from environment
@@ -73,10 +83,14 @@ export class AppModule {
         CoreModule.forRoot({ provider }),
         RouterModule.forRoot({
           imports: [GreeterModule],
-          routers: [
-            { inject: [Greeter], useFactory: (greeter: Greeter) => helloRouter(greeter) },
-            { useValue: metricsRouter(provider, startedAt) },
-          ],
+          routers: [{ inject: [Greeter], useFactory: (greeter: Greeter) => helloRouter(greeter) }],
+          management: options.managementListener === false ? undefined : managementFromEnv(env),
+        }),
+        // With TESSERA_MANAGEMENT_PORT, `/metrics` moves to the management listener beside `/live` and `/ready`.
+        RouterModule.forFeature({
+          name: 'Metrics',
+          listener: 'management',
+          routers: [{ useValue: metricsRouter(provider, startedAt) }],
         }),
         IdentityModule.forRoot({
           ...identity,

@@ -48,6 +48,7 @@ export function runDemoCommand<T>(parse: () => T, work: (app: INestApplication, 
         dataDir: `${dataRoot}/pglite`,
         port: Number(process.env.PORT ?? 3000),
         secretsFile: `${dataRoot}/identity-development-secrets.json`,
+        managementListener: false,
       }),
       { logger: ['error', 'warn'] },
     );

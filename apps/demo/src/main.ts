@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { identityConfigFromEnv, IdentityStartupError } from '@tessera/identity';
+import { ManagementListener } from '@tessera/web';
 import { AppModule } from './app.module.js';
 import { demoEntities } from './database.js';
 import { METRICS_KEY_ENV } from './metrics/metrics.js';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     database,
     deployed,
     metricsKeySet: Boolean(env[METRICS_KEY_ENV]),
+    managementAddress: app.get(ManagementListener).address(),
   });
   const logger = new Logger('Demo');
   for (const line of startupHints(facts)) logger.log(line);

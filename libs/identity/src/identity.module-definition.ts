@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder, type DynamicModule, type Type } from '@nestj
 import type { IdentityConfig } from './config/identity.config.js';
 import type { IdentityFederationOptions } from './federation/federation.options.js';
 import type { IdentityScimOptions } from './scim/scim.options.js';
+import type { IdentityHealthOptions } from './health/identity-health.options.js';
 import type { CapabilityResolver, OrganizationSelector } from './context/capability-resolver.js';
 import type { IdentityRuntime } from './runtime/identity.runtime.js';
 import type { PlatformRecoveryAuthorizer, RecoveryNotificationSink } from './recovery/admin-recovery.port.js';
@@ -37,6 +38,11 @@ export interface IdentityModuleOptions {
   federation?: IdentityFederationOptions;
   /** SCIM 2.0 provisioning under `/scim/v2`: organization-managed connections, Users and Groups. @default enabled */
   scim?: IdentityScimOptions;
+  /**
+   * Operator probes `GET /live` and `GET /ready`, served on the management listener of
+   * `RouterModule.forRoot({ management })` when it has one, else on the public listener.
+   */
+  health?: IdentityHealthOptions;
 }
 
 /** The notification sink: either delivery, or both. */

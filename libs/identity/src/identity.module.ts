@@ -34,6 +34,8 @@ import { IdentityInvitations } from './invitations/invitation.service.js';
 import { resolveInvitationDelivery } from './invitations/invitation-delivery.settings.js';
 import { IdentityAudit } from './audit/audit.service.js';
 import { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
+import { IdentityHealth } from './health/identity-health.service.js';
+import { identityHealthRouter } from './health/identity-health.router.js';
 import { IDENTITY_KERNEL } from './identity.tokens.js';
 import { requireReady, requireServerDatabase } from './runtime/identity-readiness.check.js';
 import { createNodeIdentityRuntime } from './runtime/node-identity.runtime.js';
@@ -157,7 +159,9 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
 /**
  * The identity platform for a Nest application (identity-model §7.3): validated configuration,
  * runtime self-tests, the request pipeline (through `RouterModule`), the identity routes, the
- * error envelope and `IdentityService`. Import `RouterModule.forRoot()` once in the root module.
+ * error envelope, `IdentityService` and the operator probes `GET /live` and `GET /ready`
+ * (`IdentityHealth`, served on `RouterModule`'s management listener when it has one). Import
+ * `RouterModule.forRoot()` once in the root module.
  *
  * @example
  * IdentityModule.forRoot({ config: { environment: 'development', publicBaseUrl: 'http://localhost:3000', rp: { id: 'localhost', name: 'Demo' }, ... }, store: IdentityMikroOrmModule.forRoot() })
@@ -192,7 +196,19 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
       useFactory: (kernel: IdentityKernel) =>
         new RouterRegistration('IdentityModule', [identityRouter(kernel) satisfies Router, scimRouter(kernel)]),
     },
+    IdentityHealth,
+    {
+      // `GET /live` and `GET /ready` on the management listener when the app configures one.
+      provide: 'TesseraIdentityHealthRegistration',
+      inject: [IdentityHealth],
+      useFactory: (health: IdentityHealth) =>
+        new RouterRegistration(
+          'IdentityHealth',
+          health.settings.routes ? [identityHealthRouter(health)] : [],
+          'management',
+        ),
+    },
   ],
-  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance],
+  exports: [IdentityService, IdentityInvitations, IdentityAudit, IdentityMaintenance, IdentityHealth],
 })
 export class IdentityModule extends ConfigurableModuleClass {}

@@ -13,7 +13,14 @@ import { IDENTITY_KERNEL } from './identity.tokens.js';
  */
 @Injectable()
 export class IdentityService implements OnApplicationBootstrap {
+  private startedOk = false;
+
   constructor(@Inject(IDENTITY_KERNEL) private readonly kernel: IdentityKernel) {}
+
+  /** `true` once {@link start} passed (the runtime self-tests passed before the kernel existed). */
+  get started(): boolean {
+    return this.startedOk;
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.start();
@@ -30,6 +37,7 @@ export class IdentityService implements OnApplicationBootstrap {
     const marker = { environment: config.environment, namespace: config.storageNamespace };
     const result = production ? await store.verifyEnvironment(marker) : await store.provisionEnvironment(marker);
     if (!result.ok) throw this.fail(result.refusal ?? 'environment_marker');
+    this.startedOk = true;
   }
 
   /** The identity of a request already resolved by the pipeline; never creates anything. */

@@ -159,6 +159,7 @@ export type {
   IdentityAuditCommands,
   IdentityEnvironmentCommands,
   DatabaseEngine,
+  SchemaVersionState,
   EnvironmentRefusal,
   EnvironmentResult,
   NewSession,
@@ -321,6 +322,14 @@ export type { CreateInvitationInput } from './invitations/invitation.service.js'
 export { IdentityAudit } from './audit/audit.service.js';
 export type { AuditPurgeOptions } from './audit/audit.service.js';
 export { IdentityMaintenance } from './maintenance/identity-maintenance.service.js';
+export { IdentityHealth } from './health/identity-health.service.js';
+export type {
+  HealthCheckOutcome,
+  IdentityLiveness,
+  IdentityReadiness,
+  IdentityReadinessChecks,
+} from './health/identity-health.service.js';
+export type { IdentityHealthOptions } from './health/identity-health.options.js';
 export type { MaintenanceRun, MaintenanceRunOptions } from './maintenance/identity-maintenance.service.js';
 export { encodeAuditCursor, decodeAuditCursor } from './audit/audit-cursor.js';
 export type { AuditCursor } from './audit/audit-cursor.js';

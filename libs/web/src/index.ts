@@ -24,6 +24,7 @@ export { createTestExchange } from './test-exchange.js';
 export type { CapturedResponse, TestExchangeInit } from './test-exchange.js';
 export { RouterModule } from './router.module.js';
 export { RouterHost } from './router-host.js';
+export { ManagementListener, ManagementListenerError, formatAddress } from './management-listener.js';
 export { ErrorHandler } from './error-handler.js';
 export {
   TESSERA_PIPELINE_MIDDLEWARE,
@@ -41,6 +42,8 @@ export type {
   RouterModuleConfig,
   RouterModuleAsyncConfig,
   RouterFeatureConfig,
+  RouterListener,
+  ManagementListenerOptions,
 } from './router.options.js';
 export { onHttpAdapterInit } from './adapter-init.hook.js';
 export type { HttpAdapter, AdapterInitHooks } from './adapter-init.hook.js';

@@ -3,6 +3,7 @@ import { DiscoveryService, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { onHttpAdapterInit, type HttpAdapter } from './adapter-init.hook.js';
 import { ErrorHandler } from './error-handler.js';
+import { ManagementListener } from './management-listener.js';
 import { Exchange, TESSERA_EXCHANGE } from './exchange.js';
 import { Pipeline } from './pipeline.js';
 import { Router } from './router/router.js';
@@ -28,7 +29,9 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Merges every registered router into one table when the HTTP adapter initialises (after the
- * app's own `app.use` calls, before Nest's body parsers and routes) and mounts the pipeline.
+ * app's own `app.use` calls, before Nest's body parsers and routes) and mounts the pipeline. With
+ * a `management` listener configured, the `'management'` registrations go to that listener
+ * instead, which starts here.
  */
 @Injectable()
 export class RouterHost implements OnApplicationShutdown {
@@ -45,6 +48,7 @@ export class RouterHost implements OnApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
     private readonly discovery: DiscoveryService,
     private readonly moduleRef: ModuleRef,
+    private readonly management: ManagementListener,
   ) {
     this.detach = onHttpAdapterInit(adapterHost, {
       after: async (adapter) => {
@@ -56,14 +60,21 @@ export class RouterHost implements OnApplicationShutdown {
 
   private async install(adapter: Adapter): Promise<void> {
     const options = this.config.options ?? {};
-    const router = new Router(options);
-    for (const registration of await this.registrations()) {
-      for (const source of registration.routers) {
-        for (const route of source.routes()) router.addRoute({ ...route, source: route.source ?? registration.source });
-      }
+    const separate = this.config.management;
+    const registrations = await this.registrations();
+    const onManagement = (registration: RouterRegistration) =>
+      separate !== undefined && registration.listener === 'management';
+    const router = merge(
+      new Router(options),
+      registrations.filter((registration) => !onManagement(registration)),
+    );
+    if (separate !== undefined) {
+      const operator = merge(
+        new Router({ ...options, methodNotAllowed: 'respond' }),
+        registrations.filter(onManagement),
+      );
+      await this.management.start(separate, operator);
     }
-    // Every route is in: generate the matchers now, not on the first request.
-    router.compile();
     const middleware = [
       ...(this.config.middleware ?? []),
       ...this.collect<PipelineMiddlewareContribution>(TESSERA_PIPELINE_MIDDLEWARE),
@@ -148,4 +159,14 @@ export class RouterHost implements OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.detach?.();
   }
+}
+
+/** Adds every route of `registrations` to `router` and compiles it (every route is in). */
+function merge(router: Router, registrations: readonly RouterRegistration[]): Router {
+  for (const registration of registrations) {
+    for (const source of registration.routers) {
+      for (const route of source.routes()) router.addRoute({ ...route, source: route.source ?? registration.source });
+    }
+  }
+  return router.compile();
 }

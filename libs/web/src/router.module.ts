@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { nextFeatureName, registrationProviders } from './router-registration.js';
+import { ManagementListener } from './management-listener.js';
 import { RouterHost } from './router-host.js';
 import {
   ROUTER_MODULE_CONFIG,
@@ -36,9 +37,10 @@ export class RouterModule {
       providers: [
         { provide: ROUTER_MODULE_CONFIG, useValue: rest },
         ...registrationProviders('RouterModule.forRoot', routers),
+        ManagementListener,
         RouterHost,
       ],
-      exports: [RouterHost],
+      exports: [RouterHost, ManagementListener],
     };
   }
 
@@ -50,9 +52,10 @@ export class RouterModule {
       imports: [DiscoveryModule, ...(config.imports ?? [])],
       providers: [
         { provide: ROUTER_MODULE_CONFIG, useFactory: config.useFactory, inject: config.inject ?? [] },
+        ManagementListener,
         RouterHost,
       ],
-      exports: [RouterHost],
+      exports: [RouterHost, ManagementListener],
     };
   }
 
@@ -62,7 +65,7 @@ export class RouterModule {
     return {
       module: RouterFeatureModule,
       imports: config.imports ?? [],
-      providers: registrationProviders(name, config.routers),
+      providers: registrationProviders(name, config.routers, config.listener),
     };
   }
 }

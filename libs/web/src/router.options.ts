@@ -60,11 +60,45 @@ export interface RouterModuleOptions {
   nestBodyLimitBytes?: number;
 }
 
+/**
+ * Which listener serves a registration's routes: `'public'` (the application's own HTTP server) or
+ * `'management'` (the management listener when {@link RouterModuleConfig.management} is set, else
+ * the public one).
+ */
+export type RouterListener = 'public' | 'management';
+
+/**
+ * A second, plain Node HTTP server for operator routes (health, readiness, metrics), so they stay
+ * off the public listener (Keycloak's management interface). It starts while the application
+ * initialises (`app.init()`, before the bootstrap hooks), serves only the routes registered with
+ * `listener: 'management'` (no pipeline middleware, no Nest routes; anything else is 404), and
+ * closes with the application. A port already in use fails `app.init()`.
+ *
+ * @example
+ * RouterModule.forRoot({ management: { port: 9000 } })
+ */
+export interface ManagementListenerOptions {
+  /** TCP port; `0` picks a free one (read it from `ManagementListener.address()`). */
+  port: number;
+  /**
+   * Interface to listen on. Unset listens on every interface, like `app.listen(port)`: Kubernetes
+   * probes connect to the pod address. Keep the port out of the Service/Ingress, or set
+   * `'127.0.0.1'` when only local agents read it.
+   * @default every interface
+   */
+  host?: string;
+}
+
 /** `RouterModule.forRoot(...)` configuration. */
 export interface RouterModuleConfig {
   routers?: RouterEntry[];
   middleware?: PipelineMiddlewareContribution[];
   options?: RouterModuleOptions;
+  /**
+   * Serve the `'management'` registrations on a separate listener; unset, they join the public
+   * route table. @default undefined (no management listener)
+   */
+  management?: ManagementListenerOptions;
   /** Modules whose providers the router factories inject. */
   imports?: ModuleMetadata['imports'];
 }
@@ -83,4 +117,6 @@ export interface RouterFeatureConfig {
   imports?: ModuleMetadata['imports'];
   /** Names this registration in conflict messages. @default 'RouterModule.forFeature #n' */
   name?: string;
+  /** The listener serving these routes. @default 'public' */
+  listener?: RouterListener;
 }

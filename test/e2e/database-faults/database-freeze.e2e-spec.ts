@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from '@tessera/database';
-import { bootDemoOnDatabase, DEMO_ORIGIN, until, type DemoOnDatabase } from './demo-on-database.js';
+import type { TcpProxy } from '@tessera/database';
+import {
+  bootDemoBehindProxy,
+  DEMO_ORIGIN,
+  until,
+  type DemoBehindProxy,
+  type DemoOnDatabase,
+} from './demo-on-database.js';
 
 /**
  * Issue 11, item 3: a database that stops answering hung requests for as long as it was frozen
@@ -8,22 +14,17 @@ import { bootDemoOnDatabase, DEMO_ORIGIN, until, type DemoOnDatabase } from './d
  * and the test database — the `DATABASE_URL` server, or embedded PGlite behind its socket.
  */
 describe('the demo while its database freezes and thaws', () => {
-  let database: TestDatabase;
+  let setup: DemoBehindProxy;
   let proxy: TcpProxy;
   let demo: DemoOnDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    proxy = await startTcpProxy(database.url);
-    // Behind the proxy an embedded server is not recognised by its URL: it has one session.
-    demo = await bootDemoOnDatabase(proxy.url, { pool: database.embedded ? { min: 0, max: 1 } : {} });
+    setup = await bootDemoBehindProxy();
+    ({ proxy, demo } = setup);
   }, 120_000);
 
   afterAll(async () => {
-    proxy?.thaw();
-    await demo?.close();
-    await proxy?.close();
-    await database?.close();
+    await setup?.close();
   });
 
   /** Every DB-backed route of the demo, and its answer while the database answers. */

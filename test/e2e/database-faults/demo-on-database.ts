@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { MikroORM } from '@mikro-orm/core';
 import request from 'supertest';
+import { createTestDatabase, startTcpProxy, type TcpProxy, type TestDatabase } from '@tessera/database';
 import { AppModule, type DemoOptions } from '../../../apps/demo/src/app.module.js';
 
 /** The origin the demo's identity configuration names (its default port). */
@@ -65,6 +66,47 @@ export async function bootDemoOnDatabase(
     cookie,
     pooled: () => pool.numFree() + pool.numUsed() + pool.numPendingCreates(),
     close: () => app.close(),
+  };
+}
+
+/** The demo on a fresh test database reached through a TCP proxy the test can freeze or stop. */
+export interface DemoBehindProxy {
+  readonly database: TestDatabase;
+  readonly proxy: TcpProxy;
+  readonly demo: DemoOnDatabase;
+  /** Lets the database answer again, then closes the demo, the proxy and the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * {@link bootDemoOnDatabase} behind {@link startTcpProxy}, with the default wait bounds, on the
+ * `DATABASE_URL` server or embedded PGlite behind its socket.
+ */
+export async function bootDemoBehindProxy(): Promise<DemoBehindProxy> {
+  const database = await createTestDatabase();
+  const proxy = await startTcpProxy(database.url);
+  const closeDatabase = async () => {
+    await proxy.close();
+    await database.close();
+  };
+  let demo: DemoOnDatabase;
+  try {
+    // Behind the proxy an embedded server is not recognised by its URL: it has one session.
+    demo = await bootDemoOnDatabase(proxy.url, { pool: database.embedded ? { min: 0, max: 1 } : {} });
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
+  return {
+    database,
+    proxy,
+    demo,
+    close: async () => {
+      proxy.thaw();
+      await proxy.restart();
+      await demo.close();
+      await closeDatabase();
+    },
   };
 }
 

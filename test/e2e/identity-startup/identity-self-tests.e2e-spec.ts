@@ -31,6 +31,7 @@ function inProcessLimiterStore(): DynamicModule {
   const limiter: IdentityRateLimiter = {
     shared: false,
     consume: async () => ({ allowed: true, count: 1, retryAfterSeconds: 1 }),
+    probe: async () => undefined,
   };
   return {
     module: InProcessLimiterStoreModule,

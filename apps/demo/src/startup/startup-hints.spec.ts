@@ -70,6 +70,19 @@ describe('startup hints', () => {
     expect(startupHints(DEVELOPMENT).some((line) => line.includes('Public URL'))).toBe(false);
   });
 
+  it('say where the probes are: the public listener, or the management listener once it is set', () => {
+    expect(startupHints(DEVELOPMENT)).toContain(
+      'Probes: http://localhost:3000/live and http://localhost:3000/ready (set TESSERA_MANAGEMENT_PORT to move them and /metrics off this listener)',
+    );
+    const managementAddress = { address: '0.0.0.0', family: 'IPv4', port: 9000 };
+    expect(startupHints({ ...DEVELOPMENT, managementAddress })).toContain(
+      'Probes and /metrics on the management listener 0.0.0.0:9000: GET /live, GET /ready',
+    );
+    expect(
+      startupHints({ ...DEVELOPMENT, managementAddress: { address: '::', family: 'IPv6', port: 9000 } }),
+    ).toContain('Probes and /metrics on the management listener [::]:9000: GET /live, GET /ready');
+  });
+
   it('mention the metrics key only while it is unset', () => {
     const hint = 'GET /metrics answers 401 until TESSERA_METRICS_API_KEY is set';
     expect(startupHints({ ...DEVELOPMENT, metricsKeySet: false })).toContain(hint);

@@ -1,4 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { formatAddress } from '@tessera/web';
 import {
   IDENTITY_MODULE_OPTIONS,
   IdentityStore,
@@ -24,6 +26,8 @@ export interface StartupFacts {
   readonly deployed: boolean;
   /** `true` when `TESSERA_METRICS_API_KEY` is set. */
   readonly metricsKeySet: boolean;
+  /** Where the management listener listens (`TESSERA_MANAGEMENT_PORT`); unset when there is none. */
+  readonly managementAddress?: AddressInfo;
 }
 
 /**
@@ -54,7 +58,14 @@ export function startupHints(facts: StartupFacts): string[] {
     }
   }
   lines.push(`Every page and the API docs: ${publicUrl}/ and ${publicUrl}/identity/docs`);
-  if (!facts.deployed) lines.push(`Invitations are delivered to the development outbox: ${publicUrl}/identity/dev/outbox`);
+  if (!facts.deployed)
+    lines.push(`Invitations are delivered to the development outbox: ${publicUrl}/identity/dev/outbox`);
+  const management = facts.managementAddress;
+  lines.push(
+    management === undefined
+      ? `Probes: ${facts.listenUrl}/live and ${facts.listenUrl}/ready (set TESSERA_MANAGEMENT_PORT to move them and /metrics off this listener)`
+      : `Probes and /metrics on the management listener ${formatAddress(management)}: GET /live, GET /ready`,
+  );
   if (!facts.metricsKeySet) lines.push('GET /metrics answers 401 until TESSERA_METRICS_API_KEY is set');
   return lines;
 }
@@ -69,7 +80,7 @@ export function startupHints(facts: StartupFacts): string[] {
  */
 export async function readStartupFacts(
   app: INestApplication,
-  known: Pick<StartupFacts, 'listenUrl' | 'database' | 'deployed' | 'metricsKeySet'>,
+  known: Pick<StartupFacts, 'listenUrl' | 'database' | 'deployed' | 'metricsKeySet' | 'managementAddress'>,
 ): Promise<StartupFacts> {
   const { config } = app.get<IdentityModuleOptions>(IDENTITY_MODULE_OPTIONS, { strict: false });
   const store = app.get<IdentityStore>(IdentityStore, { strict: false });

@@ -30,6 +30,8 @@ on conflict (bucket_key) do update set
   version = b.version + 1
 returning count, window_start, window_seconds`;
 
+const PROBE = 'select 1 from tessera_identity.rate_limit_buckets limit 1';
+
 /**
  * The shared fixed-window limiter of identity-model §9.6: one `INSERT … ON CONFLICT DO UPDATE`
  * per request, so every instance on the database counts in the same bucket. Keys are already
@@ -66,6 +68,14 @@ export class PostgresRateLimiter implements IdentityRateLimiter {
       count,
       retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
     };
+  }
+
+  /**
+   * One read of the bucket table through the path `consume` takes (pooled driver connection, same
+   * deadline), counting nothing: resolves when the limiter could decide now.
+   */
+  async probe(): Promise<void> {
+    await withDeadline(driverPool(this.em), this.timeoutMs, (connection) => runStatement(connection, PROBE, [], false));
   }
 
   /** Deletes buckets whose window ended before `now`, at most `batchSize` (≤ 500) per call. */

@@ -7,6 +7,7 @@ import {
   type EnvironmentResult,
   type IdentityAuditCommands,
   type IdentityEnvironmentCommands,
+  type SchemaVersionState,
   type StoreResult,
 } from '@tessera/identity';
 import { identityMigrations } from '../migrations/identity-migrations.js';
@@ -84,6 +85,11 @@ export class IdentityAuditEnvironmentCommandHandlers implements IdentityAuditCom
     });
   }
 
+  /** The ledger check alone, without the marker and without touching the store's open state. */
+  inspectSchemaVersion(): Promise<SchemaVersionState> {
+    return this.gateway.unguardedRead(ledgerState);
+  }
+
   /**
    * Opens the store on success and closes it on a definite refusal (`internal`, naming the failed
    * check; a database error counts as a marker refusal); an unreachable database (`unavailable`)
@@ -119,15 +125,27 @@ function expectedIdentityLedger(): Promise<ReadonlyMap<string, string>> {
 }
 
 /**
- * `true` when the identity rows of the ledger are exactly this build's migrations with their
- * checksums: a missing row (schema behind), another checksum (drift) or an unknown version (a newer
- * build migrated the database) all refuse.
+ * What the identity rows of the ledger say of the schema: `current` (exactly this build's
+ * migrations with their checksums), `newer` (all of them plus versions this build does not know: a
+ * newer build migrated the database), `behind` (a migration of this build is missing) or `drift`
+ * (one holds another checksum: a released migration was edited). The first that applies of drift,
+ * behind, newer.
  */
-async function ledgerMatches(sql: Sql): Promise<boolean> {
+async function ledgerState(sql: Sql): Promise<SchemaVersionState> {
   const expected = await expectedIdentityLedger();
   const rows = await sql(`select version, checksum from ${table('schema_migrations')} where module = ?`, [
     IDENTITY_MIGRATION_MODULE,
   ]);
-  // (module, version) is the primary key, so equal sizes plus every row expected is set equality.
-  return rows.length === expected.size && rows.every((row) => expected.get(String(row['version'])) === row['checksum']);
+  const recorded = new Map(rows.map((row) => [String(row['version']), row['checksum']]));
+  if ([...expected].some(([version, checksum]) => recorded.has(version) && recorded.get(version) !== checksum)) {
+    return 'drift';
+  }
+  if ([...expected.keys()].some((version) => !recorded.has(version))) return 'behind';
+  // (module, version) is the primary key: every expected version is there, so more rows are unknown ones.
+  return recorded.size > expected.size ? 'newer' : 'current';
+}
+
+/** The start's rule: the ledger is exactly this build's (a newer build's ledger refuses too). */
+async function ledgerMatches(sql: Sql): Promise<boolean> {
+  return (await ledgerState(sql)) === 'current';
 }

@@ -172,6 +172,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.auditEnvironment.provisionEnvironment(marker);
   verifyEnvironment: IdentityStore['verifyEnvironment'] = (marker) => this.auditEnvironment.verifyEnvironment(marker);
   inspectDatabaseEngine: IdentityStore['inspectDatabaseEngine'] = () => this.auditEnvironment.inspectDatabaseEngine();
+  inspectSchemaVersion: IdentityStore['inspectSchemaVersion'] = () => this.auditEnvironment.inspectSchemaVersion();
 
   findServiceIdentity: IdentityStore['findServiceIdentity'] = (id) => this.serviceReads.findServiceIdentity(id);
   listServiceIdentitiesForOrganization: IdentityStore['listServiceIdentitiesForOrganization'] = (organizationId) =>

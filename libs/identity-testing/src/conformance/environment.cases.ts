@@ -86,6 +86,38 @@ export function environmentCases(options: IdentityStoreConformanceOptions): void
       await expectRefused();
     });
 
+    it('reports the schema version without opening or closing the store: behind, drift, newer, current', async () => {
+      expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual({ ok: true, value: undefined });
+      expect(await harness.store.inspectSchemaVersion()).toBe('current');
+      const [newest] = await rows.sql(
+        `select module, version, checksum, applied_at from tessera_identity.schema_migrations
+         where module = 'identity' order by version desc limit 1`,
+      );
+      const ledger = `tessera_identity.schema_migrations`;
+      const where = [newest!['module'], newest!['version']];
+      try {
+        await rows.sql(`delete from ${ledger} where module = ? and version = ?`, where);
+        expect(await harness.store.inspectSchemaVersion()).toBe('behind');
+        // Still open: only verifyEnvironment decides whether the store serves.
+        expect(await harness.store.isEmpty()).toBe(true);
+        await rows.insert('schema_migrations', { ...newest!, checksum: '0'.repeat(64) });
+        expect(await harness.store.inspectSchemaVersion()).toBe('drift');
+        await rows.sql(`update ${ledger} set checksum = ? where module = ? and version = ?`, [
+          newest!['checksum'],
+          ...where,
+        ]);
+        await rows.insert('schema_migrations', { ...newest!, version: 'tessera_identity_29991231000000_future' });
+        expect(await harness.store.inspectSchemaVersion()).toBe('newer');
+      } finally {
+        await rows.sql(`delete from ${ledger} where module = ? and version = ?`, [
+          newest!['module'],
+          'tessera_identity_29991231000000_future',
+        ]);
+      }
+      expect(await harness.store.inspectSchemaVersion()).toBe('current');
+      expect(await harness.store.isEmpty()).toBe(true);
+    });
+
     it('refuses operations after a verification against a mismatched marker until the right one verifies', async () => {
       expect(await harness.store.verifyEnvironment(TEST_MARKER)).toEqual({ ok: true, value: undefined });
       expect(await harness.store.isEmpty()).toBe(true);

@@ -6,6 +6,12 @@ import type { ConformanceWorld } from './conformance.world.js';
 /** RATE_LIMIT_SHARED_COUNTER (identity-model §9.6, §11.1). */
 export function rateLimitCases(world: ConformanceWorld): void {
   describe('RATE_LIMIT_SHARED_COUNTER', () => {
+    it('answers a probe on a reachable database without counting in any bucket', async () => {
+      const before = await world.rows.count('rate_limit_buckets');
+      await expect(world.limiter().probe()).resolves.toBeUndefined();
+      expect(await world.rows.count('rate_limit_buckets')).toBe(before);
+    });
+
     it('shares one bucket between two limiter instances and denies the limit + 1st call with the time left in the window', async () => {
       const policy: RateLimitPolicy = { name: 'sign_in', limit: 3, windowSeconds: 60 };
       const key = testRateLimitKey(policy.name);

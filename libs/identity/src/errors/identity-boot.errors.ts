@@ -33,7 +33,8 @@ export type IdentityConfigRule =
   | 'maintenance'
   | 'federation'
   | 'scim'
-  | 'invitations';
+  | 'invitations'
+  | 'health';
 
 /**
  * An invalid identity configuration, thrown at boot (never a client answer). The message says

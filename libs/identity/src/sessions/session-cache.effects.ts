@@ -63,6 +63,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   listScimUserGroups: 'read',
   findScimReplay: 'read',
   inspectDatabaseEngine: 'read',
+  inspectSchemaVersion: 'read',
   findDeviceGrant: 'read',
   findDeviceGrantByDeviceCodeDigest: 'read',
   findDeviceGrantByUserCodeDigest: 'read',

@@ -21,6 +21,11 @@ export interface IdentityRateLimiter {
   /** `true` for a limiter shared by every instance (required in staging/production). */
   readonly shared: boolean;
   consume(policy: RateLimitPolicy, bucketKey: string, now: Date): Promise<RateLimitDecision>;
+  /**
+   * Resolves when the limiter could decide now (its backing store answers within the limiter's own
+   * deadline), counting nothing; rejects otherwise. The readiness probe calls it.
+   */
+  probe(): Promise<void>;
 }
 
 /** DI token of the {@link IdentityRateLimiter} port. */

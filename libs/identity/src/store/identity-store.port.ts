@@ -229,7 +229,20 @@ export interface IdentityEnvironmentCommands {
    * when the database cannot be reached.
    */
   inspectDatabaseEngine(): Promise<DatabaseEngine>;
+  /**
+   * What the migration ledger says of the schema against this build (the schema version check of
+   * {@link verifyEnvironment}, which accepts `current` only), read without opening or closing the
+   * store: the readiness probe asks it on every call. Rejects when the database cannot be reached.
+   */
+  inspectSchemaVersion(): Promise<SchemaVersionState>;
 }
+
+/**
+ * The identity migration ledger against this build: `current` (exactly its migrations and
+ * checksums), `newer` (those plus migrations it does not know: a newer build migrated the
+ * database), `behind` (one of its migrations is missing) or `drift` (one holds another checksum).
+ */
+export type SchemaVersionState = 'current' | 'newer' | 'behind' | 'drift';
 
 /** What a store's live connection reaches. */
 export type DatabaseEngine = 'postgresql' | 'pglite';
