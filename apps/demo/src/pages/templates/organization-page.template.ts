@@ -29,7 +29,7 @@ export function secretBlock(id: string, heading: string, label: string, warning:
 const MEMBERS = `<section class="panel" aria-labelledby="members-heading">
 <h3 id="members-heading">Members</h3>
 <div class="table-wrap"><table>
-<thead><tr><th scope="col">User ID</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Member since</th><th scope="col" class="manager-only">Actions</th></tr></thead>
+<thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Member since</th><th scope="col" class="manager-only">Actions</th></tr></thead>
 <tbody id="members-body"></tbody>
 </table></div>
 <p class="hint manager-only">An organization always keeps at least one owner. Making or unmaking an owner, and removing anyone, needs a recent passkey check; changing someone’s role signs them out everywhere.</p>
