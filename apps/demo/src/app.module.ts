@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CoreModule } from '@tessera/core';
 import { DatabaseModule, type DatabaseOptions } from '@tessera/database';
 import { RouterModule } from '@tessera/web';
@@ -16,6 +16,7 @@ import { demoIdentity, deployedFromEnv, developmentOutbox } from './identity/dem
 import { PagesModule } from './pages/pages.module.js';
 import { apiDocsRouter } from './pages/api-docs.router.js';
 import { packagePublishers, packagesOrganization, PackagesModule } from './packages/packages.module.js';
+import type { DemoTelemetry } from './telemetry/demo-telemetry.js';
 
 /** Where the demo keeps its data and which server it talks to. */
 export interface DemoOptions {
@@ -42,6 +43,8 @@ export interface DemoOptions {
    * @default true
    */
   managementListener?: boolean;
+  /** The OpenTelemetry SDK `main.ts` started (`OTEL_EXPORTER_OTLP_ENDPOINT`): shut down with the app. @default none */
+  telemetry?: DemoTelemetry;
 }
 
 @Module({ providers: [Greeter], exports: [Greeter] })
@@ -109,6 +112,18 @@ export class AppModule {
         }),
       ],
       controllers: [HealthController, MetricsController, AccountController],
+      providers: telemetryLifecycle(options.telemetry),
     };
   }
+}
+
+/** Flushes the telemetry SDK (bounded) once the app has shut down. */
+function telemetryLifecycle(telemetry: DemoTelemetry | undefined): Provider[] {
+  if (telemetry === undefined) return [];
+  return [
+    {
+      provide: 'TesseraDemoTelemetryLifecycle',
+      useFactory: (): OnApplicationShutdown => ({ onApplicationShutdown: () => telemetry.shutdown() }),
+    },
+  ];
 }

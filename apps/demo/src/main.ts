@@ -11,18 +11,22 @@ import { deployedFromEnv } from './identity/demo-identity.config.js';
 import { environmentMarkerAdvice, readEnvironmentMarker } from './identity/demo-identity.provision.js';
 import { refuseForeignDatabase } from './startup/environment-guard.js';
 import { readStartupFacts, startupHints } from './startup/startup-hints.js';
+import { startDemoTelemetry } from './telemetry/demo-telemetry.js';
 
 /**
  * `npm start`: the demo on embedded PGlite (data under `.data/pglite`), or on the PostgreSQL server
  * named by `DATABASE_URL`; listens on `PORT` (default 3000). With `NODE_ENV` `production` or
  * `staging`, the identity configuration comes from environment variables only (docs/deployment.md)
  * and the database must have been migrated and provisioned (`npm run migrate`, `npm run provision`).
+ * With `OTEL_EXPORTER_OTLP_ENDPOINT` set, traces and metrics go to that OTLP/HTTP collector.
  */
 async function main(): Promise<void> {
   const env = process.env;
   const port = Number(env.PORT ?? 3000);
   const dataRoot = env.TESSERA_DATA_DIR ?? '.data';
   const deployed = deployedFromEnv(env);
+  // Before the app exists, so the identity platform's tracer and meter are the SDK's.
+  const telemetry = startDemoTelemetry(env);
   // Development migrates at start: never against a database provisioned for another environment.
   if (!deployed) await refuseForeignDatabase(env);
   const app = await NestFactory.create<NestExpressApplication>(
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
       port,
       secretsFile: deployed ? undefined : `${dataRoot}/identity-development-secrets.json`,
       env,
+      ...(telemetry === undefined ? {} : { telemetry }),
     }),
   );
   app.disable('x-powered-by'); // no framework fingerprint in any answer

@@ -47,6 +47,7 @@ import { SessionResolver } from './sessions/session-resolver.js';
 import { IdentityRateLimiter } from './store/identity-rate-limiter.port.js';
 import { IdentityStore } from './store/identity-store.port.js';
 import { IdentityChangeFeed } from './store/identity-change-feed.port.js';
+import { tracedStage, tracedStore } from './telemetry/identity-telemetry.js';
 
 const kernelProvider: Provider = {
   provide: IDENTITY_KERNEL,
@@ -58,7 +59,11 @@ const kernelProvider: Provider = {
     changeFeed: IdentityChangeFeed | undefined,
   ): Promise<IdentityKernel> => {
     const config = createIdentityConfig(options.config);
-    const invitationDelivery = resolveInvitationDelivery(options.notificationSink, options.invitations, config.publicBaseUrl);
+    const invitationDelivery = resolveInvitationDelivery(
+      options.notificationSink,
+      options.invitations,
+      config.publicBaseUrl,
+    );
     const runtime = options.runtime ?? createNodeIdentityRuntime();
     const keys = await requireReady(runtime, config)
       .then(async (ready) => {
@@ -84,7 +89,7 @@ const kernelProvider: Provider = {
       config,
       runtime,
       keys,
-      store: sessionCache.invalidating(store),
+      store: sessionCache.invalidating(tracedStore(store)),
       sessionCache,
       rateLimiter,
       audit,
@@ -92,14 +97,19 @@ const kernelProvider: Provider = {
       federation,
       scim: resolveScimSettings(options.scim),
       ...(authorizer !== undefined && typeof deliverRecoveryTicket === 'function'
-        ? { adminRecovery: { authorizer, sink: { deliverRecoveryTicket: (input) => deliverRecoveryTicket.call(sink, input) } } }
+        ? {
+            adminRecovery: {
+              authorizer,
+              sink: { deliverRecoveryTicket: (input) => deliverRecoveryTicket.call(sink, input) },
+            },
+          }
         : {}),
       ...(invitationDelivery === undefined ? {} : { invitationDelivery }),
     };
   },
 };
 
-/** The five pre-route stages of identity-http §2 at orders 100–400. */
+/** The five pre-route stages of identity-http §2 at orders 100–400, each traced (`identity.stage <name>`). */
 function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions): PipelineMiddlewareContribution[] {
   const { config, runtime, keys, store } = kernel;
   const enforce = config.environment === 'staging' || config.environment === 'production';
@@ -113,45 +123,54 @@ function pipelineStages(kernel: IdentityKernel, options: IdentityModuleOptions):
     kernel.sessionCache.enabled ? kernel.sessionCache : undefined,
   );
   return [
-    { order: 100, middleware: identityRequestId(runtime.random, config.requestIdHeader) },
-    { order: 150, middleware: federationResponseHeaders },
-    { order: 200, middleware: identityRequestTime(runtime.clock) },
+    { order: 100, middleware: tracedStage('request_id', identityRequestId(runtime.random, config.requestIdHeader)) },
+    { order: 150, middleware: tracedStage('federation_headers', federationResponseHeaders) },
+    { order: 200, middleware: tracedStage('request_time', identityRequestTime(runtime.clock)) },
     {
       order: 250,
-      middleware: identityAuthorityCheck({
-        publicBaseUrl: config.publicBaseUrl,
-        enforce,
-        trusted: trustedProxyList(config.forwarding),
-      }),
+      middleware: tracedStage(
+        'authority_check',
+        identityAuthorityCheck({
+          publicBaseUrl: config.publicBaseUrl,
+          enforce,
+          trusted: trustedProxyList(config.forwarding),
+        }),
+      ),
     },
     {
       order: 300,
-      middleware: identityMiddleware({
-        sessions,
-        store,
-        capabilityResolvers: kernel.capabilityResolvers,
-        cookieName: config.sessionCookie.name,
-        answersCookieFailures,
-        organizationSelectors: [options.organizationSelector ?? []].flat(),
-        // identity-http §2.1: a bearer is tried as a device access token first, then as a service credential.
-        bearer: new CompositeBearerResolver([
-          new DeviceAccessTokenResolver(store, keys.devicePepper, kernel.audit),
-          new ServiceCredentialResolver(store, keys.servicePepper, {
-            rotationOverlapSeconds: config.lifetimes.serviceCredentialRotationOverlapSeconds,
-            touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
-            allowlist: config.capabilities.service,
-          }),
-        ]),
-      }),
+      middleware: tracedStage(
+        'credential_resolution',
+        identityMiddleware({
+          sessions,
+          store,
+          capabilityResolvers: kernel.capabilityResolvers,
+          cookieName: config.sessionCookie.name,
+          answersCookieFailures,
+          organizationSelectors: [options.organizationSelector ?? []].flat(),
+          // identity-http §2.1: a bearer is tried as a device access token first, then as a service credential.
+          bearer: new CompositeBearerResolver([
+            new DeviceAccessTokenResolver(store, keys.devicePepper, kernel.audit),
+            new ServiceCredentialResolver(store, keys.servicePepper, {
+              rotationOverlapSeconds: config.lifetimes.serviceCredentialRotationOverlapSeconds,
+              touchIntervalSeconds: config.lifetimes.touchIntervalSeconds,
+              allowlist: config.capabilities.service,
+            }),
+          ]),
+        }),
+      ),
     },
     {
       order: 400,
-      middleware: identityCsrfMiddleware({
-        allowedOrigins: config.allowedOrigins,
-        headerName: 'X-CSRF-Token',
-        peppers: keys.sessionPepper,
-        exempt: isFederationCallbackPath,
-      }),
+      middleware: tracedStage(
+        'csrf',
+        identityCsrfMiddleware({
+          allowedOrigins: config.allowedOrigins,
+          headerName: 'X-CSRF-Token',
+          peppers: keys.sessionPepper,
+          exempt: isFederationCallbackPath,
+        }),
+      ),
     },
   ];
 }

@@ -29,6 +29,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How the demo process ended. */
+export interface DemoExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
 /**
  * The built demo (`node dist/apps/demo/src/main.js`) in a child process on a free port, with a temp
  * data directory, a random bootstrap secret and a fresh database: a new `tessera_browser_*`
@@ -102,15 +108,17 @@ export class DemoServer {
     }
   }
 
-  private async halt(): Promise<void> {
+  /** SIGTERM, then SIGKILL after 10 s: how the process ended (`SIGKILL` when it did not stop by itself). */
+  private async halt(): Promise<DemoExit | undefined> {
     const child = this.child;
     this.child = undefined;
-    if (child === undefined || child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child === undefined || child.exitCode !== null) return undefined;
+    const exited = new Promise<DemoExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
+    const exit = await exited;
     clearTimeout(timer);
+    return exit;
   }
 
   /**
@@ -164,10 +172,11 @@ export class DemoServer {
     throw new Error(`The development outbox holds no invitation for ${email}`);
   }
 
-  /** Stops the demo, drops its database and removes its data directory. */
-  async stop(): Promise<void> {
-    await this.halt();
+  /** Stops the demo, drops its database and removes its data directory; how the process ended. */
+  async stop(): Promise<DemoExit | undefined> {
+    const exit = await this.halt();
     await this.database?.close();
     rmSync(this.dataDir, { recursive: true, force: true });
+    return exit;
   }
 }

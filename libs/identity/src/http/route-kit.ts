@@ -9,6 +9,7 @@ import { getIdentityContext, getRequestTime } from './identity-exchange.js';
 import { getClientAddress } from './pipeline-stages.js';
 import { parseStrictJson } from './strict-json.js';
 import { decodeBody, type BodySchema, type DecodedBody } from './request-fields.js';
+import { recordRateLimited } from '../telemetry/identity-telemetry.js';
 
 /** Caller classes a route admits (identity-http §3). */
 export interface CallerClasses {
@@ -82,7 +83,10 @@ export async function consumeRateLimit(
   } catch (cause) {
     throw new IdentityError('service_unavailable', { cause });
   }
-  if (!decision.allowed) throw new IdentityError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+  if (!decision.allowed) {
+    recordRateLimited(policy);
+    throw new IdentityError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+  }
 }
 
 /** The request time captured at stage 2 (a missing one is a wiring error). */

@@ -6,6 +6,7 @@ import type {
 } from '../store/identity-change-feed.port.js';
 import type { IdentityStore } from '../store/identity-store.port.js';
 import { SESSION_CACHE_EFFECTS, type SessionCacheEffect } from './session-cache.effects.js';
+import { wrapStoreMethods } from '../store/store-method.proxy.js';
 
 /** A validated session and its user as read from the store. */
 export interface CachedSession {
@@ -160,37 +161,17 @@ export class SessionValidationCache implements IdentityChangeSubscriber {
   invalidating(store: IdentityStore): IdentityStore {
     const effects: Readonly<Record<string, SessionCacheEffect>> = SESSION_CACHE_EFFECTS;
     if (!this.enabled) return store;
-    // A property assigned on the wrapper (a test's spy) shadows the store's, as on a plain object.
-    const assigned = new Map<PropertyKey, unknown>();
-    const wrapped = new Map<PropertyKey, { of: unknown; as: unknown }>();
-    return new Proxy(store, {
-      get: (target, property, receiver) => {
-        if (assigned.has(property)) return assigned.get(property);
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof property !== 'string' || typeof value !== 'function') return value;
-        const known = wrapped.get(property);
-        if (known?.of === value) return known.as;
-        const method = value as (...args: unknown[]) => Promise<unknown>;
-        const effect = Object.hasOwn(effects, property) ? effects[property] : 'invalidates';
-        const as =
-          effect !== 'invalidates'
-            ? method.bind(target)
-            : async (...args: unknown[]) => {
-                this.invalidate();
-                try {
-                  return await method.apply(target, args);
-                } finally {
-                  this.invalidate();
-                }
-              };
-        wrapped.set(property, { of: value, as });
-        return as;
-      },
-      set: (_target, property, value) => {
-        assigned.set(property, value);
-        return true;
-      },
-      deleteProperty: (_target, property) => assigned.delete(property) || true,
+    return wrapStoreMethods(store, (property, method) => {
+      const effect = Object.hasOwn(effects, property) ? effects[property] : 'invalidates';
+      if (effect !== 'invalidates') return method;
+      return async (...args: unknown[]) => {
+        this.invalidate();
+        try {
+          return await method(...args);
+        } finally {
+          this.invalidate();
+        }
+      };
     });
   }
 

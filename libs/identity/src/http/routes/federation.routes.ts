@@ -132,6 +132,7 @@ export const FEDERATION_ROUTES: IdentityRouteTable = [
     method: 'GET',
     path: `${PROVIDER}/callback`,
     callers: { anonymous: true, user: true, restricted: true },
+    signIn: 'oidc',
     doc: {
       tag: 'federation',
       summary: 'OIDC callback (authorization code)',
@@ -164,6 +165,7 @@ export const FEDERATION_ROUTES: IdentityRouteTable = [
     method: 'POST',
     path: `${PROVIDER}/callback`,
     callers: { anonymous: true, user: true, restricted: true },
+    signIn: 'saml',
     doc: {
       tag: 'federation',
       summary: 'SAML assertion consumer service (HTTP-POST binding)',

@@ -52,7 +52,10 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
       description:
         'Needs `membership.invite`; an owner invitation only by an owner with a recent passkey verification. 409 when a pending invitation exists for that email. With `notificationSink.deliverInvitation` configured the enrolment link is delivered through it (`delivered: true`) and the token is answered only with `invitations.returnTokenWithSink`; a failed delivery revokes the invitation and answers 503.',
       responses: {
-        201: { description: 'The invitation, and its token (shown once) unless it was delivered', body: ref('InvitationCreated') },
+        201: {
+          description: 'The invitation, and its token (shown once) unless it was delivered',
+          body: ref('InvitationCreated'),
+        },
       },
       errors: ['not_found', 'step_up_required', 'conflict', 'service_unavailable'],
     },
@@ -136,6 +139,7 @@ export const INVITATION_ROUTES: IdentityRouteTable = [
     path: '/identity/v1/invitations/enroll',
     callers: { anonymous: true },
     rateLimit: { policy: 'invitation_enroll', key: 'peer' },
+    signIn: 'invitation',
     body: ENROLL_BODY,
     doc: {
       tag: 'invitations',

@@ -9,6 +9,7 @@ import type { IdentityKernel } from '../../identity-kernel.js';
 import { OAuthError } from '../../errors/oauth.errors.js';
 import { rateLimitPeer } from '../../tokens/client-address.format.js';
 import { readOAuthForm } from '../oauth-form.js';
+import { markSignIn } from '../../telemetry/identity-telemetry.js';
 import { respondOAuthEmpty, respondOAuthJson } from '../oauth-response.js';
 import { getClientAddress } from '../pipeline-stages.js';
 import { consumeRateLimit } from '../route-kit.js';
@@ -102,6 +103,8 @@ export const OAUTH_ROUTES: IdentityRouteTable = [
         (error: unknown) => (error instanceof OAuthError ? error : Promise.reject(error)),
       );
       const clientId = form instanceof OAuthError ? undefined : form.client_id;
+      if (!(form instanceof OAuthError) && form.grant_type === DEVICE_CODE_GRANT_TYPE)
+        markSignIn(exchange, 'device_token');
       await limitTokenRequests(kernel, exchange, at, clientId);
       if (form instanceof OAuthError) throw form;
       respondOAuthJson(exchange, await services.device.token({ exchange, at }, form));

@@ -212,6 +212,7 @@ export const ORGANIZATION_ROUTES: IdentityRouteTable = [
     callers: { anonymous: true },
     available: bootstrapAvailable,
     rateLimit: { policy: 'bootstrap', key: 'peer' },
+    signIn: 'bootstrap',
     body: BOOTSTRAP_BODY,
     doc: {
       tag: 'organizations',

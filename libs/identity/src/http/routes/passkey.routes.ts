@@ -132,6 +132,7 @@ export const PASSKEY_ROUTES: IdentityRouteTable = [
     path: `${PASSKEYS}/authentication/finish`,
     callers: SIGN_IN_CALLERS,
     rateLimit: { policy: 'passkey_auth_finish', key: 'peer' },
+    signIn: 'passkey',
     before: [CLEARS_CEREMONY],
     body: strictJson,
     doc: {

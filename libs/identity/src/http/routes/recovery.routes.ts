@@ -64,6 +64,7 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     path: '/identity/v1/recovery/codes/use',
     callers: ANYONE,
     rateLimit: { policy: 'recovery_code', key: 'peer' },
+    signIn: 'recovery_code',
     body: USE_BODY,
     doc: {
       tag: 'recovery',
@@ -124,6 +125,7 @@ export const RECOVERY_ROUTES: IdentityRouteTable = [
     callers: ANYONE,
     available: adminRecoveryConfigured,
     rateLimit: { policy: 'admin_ticket_redeem', key: 'peer' },
+    signIn: 'administrative_recovery',
     body: REDEEM_BODY,
     doc: {
       tag: 'recovery',

@@ -9,6 +9,7 @@ import { decodeBody, isUuidV7, type BodySchema, type DecodedBody } from '../requ
 import { callerGate, rateLimited, readIdentityJson, requestTime, type CallerClasses } from '../route-kit.js';
 import { identityServices, type IdentityServices } from './identity-services.js';
 import type { CustomBodyRouteDoc, OAuthRouteDoc, RouteDoc } from './route-doc.js';
+import { tracedRoute, type SignInMethod } from '../../telemetry/identity-telemetry.js';
 
 /** HTTP methods an identity route may declare (a GET route also answers HEAD; PUT is for SCIM). */
 export type IdentityRouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -93,6 +94,8 @@ interface IdentityRouteStages<B> {
   readonly callers: CallerClasses;
   /** Stage 8: the limiter policy and whose bucket a request counts in. */
   readonly rateLimit?: { readonly policy: RateLimitPolicyName; readonly key: 'peer' | 'user' };
+  /** A sign-in route: each attempt counts in `tessera.identity.signins` with this method. */
+  readonly signIn?: SignInMethod;
   /** A body limit below `limits.jsonBodyBytes` (route 35: 256 bytes); a larger body is 400 `request_invalid`. */
   readonly bodyLimitBytes?: number;
   /** The route exists only when this holds for the kernel (else 404 before anything else). */
@@ -194,7 +197,8 @@ function routeCall<B>(kernel: IdentityKernel, services: IdentityServices, row: I
 
 /**
  * Registers every row of `tables` on `router` with its stages, all handlers sharing one set of
- * domain services built from `kernel`.
+ * domain services built from `kernel`; each row's span (`identity.route <METHOD> <path>`) covers
+ * them all.
  *
  * @example
  * mountRouteTables(kernel, router, [SESSION_ROUTES, PASSKEY_ROUTES]);
@@ -206,7 +210,7 @@ export function mountRouteTables(
 ): Router {
   const services = identityServices(kernel);
   for (const row of tables.flat()) {
-    const chain: Middleware[] = [];
+    const chain: Middleware[] = [tracedRoute(row.method, row.path, row.signIn)];
     const available = row.available;
     if (available !== undefined) {
       chain.push(async (_exchange, next) => {

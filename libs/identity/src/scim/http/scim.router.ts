@@ -9,6 +9,7 @@ import { ScimError } from '../scim.errors.js';
 import { projectionOf, scimQuery } from './scim-list.params.js';
 import { idempotencyReceipt, readPreconditions, readScimBody } from './scim-request.js';
 import { respondScim } from './scim-response.js';
+import { tracedRoute } from '../../telemetry/identity-telemetry.js';
 import { SCIM_ROUTES, type ScimCall, type ScimRoute } from './scim.routes.js';
 
 const NOT_FOUND = new ScimError(404, undefined, 'The resource was not found');
@@ -77,7 +78,7 @@ export function scimRouter(kernel: IdentityKernel): Router {
   const scim = new IdentityScim(kernel);
   const discovery = scimDiscovery(scimBaseUrl(kernel.config.publicBaseUrl), kernel.scim.maxPageSize);
   const mount = (row: ScimRoute) =>
-    router.add(row.method, row.path, async (exchange: Exchange) => {
+    router.add(row.method, row.path, tracedRoute(row.method, row.path), async (exchange: Exchange) => {
       if (!kernel.scim.enabled) throw NOT_FOUND;
       const scimCall = call(kernel, scim, discovery, exchange);
       if (row.authenticated) await scimCall.authenticate();
