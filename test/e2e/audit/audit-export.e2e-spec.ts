@@ -286,9 +286,9 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
 
   it('ends without a trailer when the database fails midway, and answers 503 when it fails before the first event', async () => {
     const store = identityKernelOf(identity.app).store;
-    const read = store.listAuditEventsForOrganization.bind(store);
+    const read = store.exportAuditEventLines.bind(store);
     let calls = 0;
-    const spy = jest.spyOn(store, 'listAuditEventsForOrganization').mockImplementation((...args) => {
+    const spy = jest.spyOn(store, 'exportAuditEventLines').mockImplementation((...args) => {
       calls += 1;
       return calls === 1 ? read(...args) : Promise.reject(new StoreError('unavailable'));
     });
