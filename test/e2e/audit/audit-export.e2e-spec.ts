@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import request from 'supertest';
 import { decodeAuditCursor, encodeAuditCursor, StoreError } from '@tessera/identity';
-import { testUuidV7 } from '@tessera/identity-testing';
+import { testUuidV7, testVariedAuditEvents } from '@tessera/identity-testing';
 import { bootIdentityApp, type IdentityTestApp } from '../../support/identity-app.js';
 import { identityKernelOf } from '../../support/identity-kernel.js';
 import {
@@ -19,6 +19,8 @@ import { insertEvents, newestFirst, seedEvent, type SeedEvent } from './audit-se
 import { parseCsv } from '../../support/csv-reader.js';
 // White-box: the batch size, so the large organization spans several batches.
 import { AUDIT_EXPORT_BATCH_SIZE } from '../../../libs/identity/src/audit/audit-export.js';
+// White-box: the CSV record encoder, to rebuild the expected CSV from route 29's views.
+import { csvRow } from '../../../libs/identity/src/audit/audit-csv.js';
 
 /** The export's event cap in this app: below the large organization's size, inside its second batch. */
 const MAX_EVENTS = AUDIT_EXPORT_BATCH_SIZE + 2000;
@@ -163,6 +165,49 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
       ]);
     });
     expect(text).not.toMatch(/v1\.[A-Za-z0-9_-]{43}/);
+  });
+
+  it('writes byte for byte the lines of route 29’s views (NDJSON: JSON.stringify; CSV: csvRow of the view’s fields) for varied events', async () => {
+    const organization = await seedOrganization(identity);
+    const owner = await seedMember(identity, organization, 'owner');
+    const store = identityKernelOf(identity.app).store;
+    const varied = testVariedAuditEvents(organization, base + 86_400_000);
+    for (const event of varied) expect(await store.appendAuditEvent(event)).toEqual({ ok: true, value: undefined });
+    const views: Record<string, unknown>[] = [];
+    for (let cursor: string | undefined; ;) {
+      const page = await getAs(
+        identity,
+        `/identity/v1/organizations/${organization}/audit-events?limit=7${cursor === undefined ? '' : `&cursor=${cursor}`}`,
+        owner.session,
+      );
+      views.push(...(page.body.events as Record<string, unknown>[]));
+      cursor = page.body.nextCursor;
+      if (cursor === undefined) break;
+    }
+    expect(views).toHaveLength(varied.length);
+    const [json, csv] = await Promise.all([
+      exportAs(identity, organization, 'format=ndjson', owner.session),
+      exportAs(identity, organization, 'format=csv', owner.session),
+    ]);
+    // Compared as strings, line by line (the route-29 views were only parsed and stringified again,
+    // which keeps their key order and text).
+    const jsonLines = (json.body as string).split('\n');
+    expect(jsonLines.slice(0, views.length)).toEqual(views.map((view) => JSON.stringify(view)));
+    const columns = [
+      'id',
+      'actor',
+      'organizationId',
+      'action',
+      'target',
+      'outcome',
+      'reasonCode',
+      'request',
+      'occurredAt',
+    ];
+    const csvText = csv.body as string;
+    expect(csvText.slice(0, csvText.lastIndexOf('# cursor='))).toBe(
+      csvRow(columns) + views.map((view) => csvRow(columns.map((column) => view[column]))).join(''),
+    );
   });
 
   it('neutralises CSV formula injection: a reason code starting with = + - @ or tab is prefixed with a quote', async () => {
