@@ -25,6 +25,18 @@ import { csvRow } from '../../../libs/identity/src/audit/audit-csv.js';
 /** The export's event cap in this app: below the large organization's size, inside its second batch. */
 const MAX_EVENTS = AUDIT_EXPORT_BATCH_SIZE + 2000;
 const LARGE = 2 * AUDIT_EXPORT_BATCH_SIZE + 2000;
+/** The CSV header row (identity-http §4.4): the view's fields in order. */
+const CSV_HEADER = [
+  'id',
+  'actor',
+  'organizationId',
+  'action',
+  'target',
+  'outcome',
+  'reasonCode',
+  'request',
+  'occurredAt',
+];
 const SAFE_FIELDS = ['action', 'actor', 'id', 'occurredAt', 'organizationId', 'outcome', 'request', 'target'];
 const FILENAME = /^attachment; filename="audit-[0-9a-f-]{36}-\d{8}T\d{6}Z\.(ndjson|csv)"$/;
 
@@ -138,17 +150,7 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
     const { events, trailer } = ndjson(json.body);
     expect(text.slice(trailerAt)).toBe(`# cursor=${trailer!.cursor} complete=true\r\n`);
     const [header, ...rows] = parseCsv(text.slice(0, trailerAt));
-    expect(header).toEqual([
-      'id',
-      'actor',
-      'organizationId',
-      'action',
-      'target',
-      'outcome',
-      'reasonCode',
-      'request',
-      'occurredAt',
-    ]);
+    expect(header).toEqual(CSV_HEADER);
     expect(rows).toHaveLength(events.length);
     rows.forEach((row, i) => {
       const event = events[i]!;
@@ -193,20 +195,9 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
     // which keeps their key order and text).
     const jsonLines = (json.body as string).split('\n');
     expect(jsonLines.slice(0, views.length)).toEqual(views.map((view) => JSON.stringify(view)));
-    const columns = [
-      'id',
-      'actor',
-      'organizationId',
-      'action',
-      'target',
-      'outcome',
-      'reasonCode',
-      'request',
-      'occurredAt',
-    ];
     const csvText = csv.body as string;
     expect(csvText.slice(0, csvText.lastIndexOf('# cursor='))).toBe(
-      csvRow(columns) + views.map((view) => csvRow(columns.map((column) => view[column]))).join(''),
+      csvRow(CSV_HEADER) + views.map((view) => csvRow(CSV_HEADER.map((column) => view[column]))).join(''),
     );
   });
 

@@ -1,6 +1,7 @@
 import type { AuditEventPosition, AuditExportBatch, AuditExportLineFormat } from '@tessera/identity';
 import { isUuid, table, type StoreGateway } from './identity-store.gateway.js';
 import { instant, text } from './identity-row.mappers.js';
+import { AUDIT_EVENT_FIELDS } from './identity-row.fields.js';
 
 /*
  * The audit export's lines built by PostgreSQL (identity-http §4.4). This is a MIRROR of
@@ -23,24 +24,10 @@ import { instant, text } from './identity-row.mappers.js';
  *   keys in the view's order; nested objects are the same JSON text in both formats.
  */
 
-/** The columns the export reads (never the user-agent or client-IP pseudonyms). */
-const COLUMNS = [
-  'id',
-  'actor_type',
-  'actor_user_id',
-  'actor_service_identity_id',
-  'organization_id',
-  'action',
-  'target_type',
-  'target_id',
-  'outcome',
-  'reason_code',
-  'request_id',
-  'request_method',
-  'request_path',
-  'request_trusted_proxy',
-  'occurred_at',
-].join(', ');
+/** The columns the export reads: every column but the user-agent and client-IP pseudonyms. */
+const COLUMNS = AUDIT_EVENT_FIELDS.filter(
+  (column) => column !== 'request_user_agent' && column !== 'request_client_ip_digest',
+).join(', ');
 
 /** A free-text column as a JSON value (`null` when absent). */
 const json = (column: string) => `coalesce(to_json(${column})::text, 'null')`;

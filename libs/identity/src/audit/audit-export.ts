@@ -8,8 +8,10 @@ import { encodeAuditCursor } from './audit-cursor.js';
 import type { AuditExportEncoder } from './audit-export.format.js';
 
 /**
- * Events fetched per store call of an export: one keyset batch, encoded by the store
- * (`exportAuditEventLines`). Measured with bench/audit/export.mjs.
+ * Events per store call of an export: one keyset batch, encoded by the store
+ * (`exportAuditEventLines`) as one text of about 350 KiB. The database's work per event is the same
+ * for 500–4,000 (measured on the batch statement); 1,000 keeps the round trips few and the two
+ * batches in flight small.
  */
 export const AUDIT_EXPORT_BATCH_SIZE = 1000;
 
