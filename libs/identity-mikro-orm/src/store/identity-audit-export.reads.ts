@@ -29,36 +29,63 @@ const COLUMNS = AUDIT_EVENT_FIELDS.filter(
   (column) => column !== 'request_user_agent' && column !== 'request_client_ip_digest',
 ).join(', ');
 
-/** A free-text column as a JSON value (`null` when absent). */
-const json = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
-/** A column that never needs escaping (see above) as a JSON string (`null` when absent). */
-const plain = (column: string) => `coalesce('"' || ${column} || '"', 'null')`;
+/**
+ * The JSON text of the view's nested objects, its `"` written as `quote`: `"` for NDJSON, `""`
+ * for a CSV cell (already doubled, so the cell is just wrapped in `"` — no `replace` over the
+ * whole object).
+ */
+interface JsonText {
+  /** A constant piece of JSON (its `"` become the quote). */
+  readonly raw: (json: string) => string;
+  /** A free-text column as a JSON value (`null` when absent). */
+  readonly json: (column: string) => string;
+  /** A column that never needs escaping (see above) as a JSON string (`null` when absent). */
+  readonly plain: (column: string) => string;
+}
 
-/** `auditEventView(event).actor` as JSON text (an unknown actor type reads as `system`, like the row mapper). */
-const ACTOR = `case actor_type
-      when 'user' then '{"type":"user","userId":' || ${plain('actor_user_id')} || '}'
-      when 'service' then '{"type":"service","serviceIdentityId":' || ${plain('actor_service_identity_id')} || '}'
-      when 'anonymous' then '{"type":"anonymous"}'
-      else '{"type":"system"}' end`;
-const TARGET = `case when target_type is null then null
-      else '{"type":"' || target_type || '","id":' || ${json('target_id')} || '}' end`;
-const REQUEST = `case when request_id is null then null
-      else '{"requestId":"' || request_id || '","method":' || ${json('request_method')}
-        || ',"path":' || ${json('request_path')}
-        || ',"trustedProxy":' || case when request_trusted_proxy then 'true' else 'false' end || '}' end`;
+function jsonText(quote: '"' | '""'): JsonText {
+  const raw = (json: string) => `'${json.replaceAll('"', quote)}'`;
+  return {
+    raw,
+    json: (column) =>
+      quote === '"'
+        ? `coalesce(to_json(${column})::text, 'null')`
+        : `coalesce(replace(to_json(${column})::text, '"', '""'), 'null')`,
+    plain: (column) => `coalesce(${raw('"')} || ${column} || ${raw('"')}, 'null')`,
+  };
+}
+
+/** `auditEventView(event)`'s `actor`, `target` and `request` as JSON text (SQL expressions, absent → null). */
+function viewObjects({ raw, json, plain }: JsonText) {
+  return {
+    // An unknown actor type reads as `system`, like the row mapper.
+    actor: `case actor_type
+      when 'user' then ${raw('{"type":"user","userId":')} || ${plain('actor_user_id')} || '}'
+      when 'service' then ${raw('{"type":"service","serviceIdentityId":')} || ${plain('actor_service_identity_id')} || '}'
+      when 'anonymous' then ${raw('{"type":"anonymous"}')}
+      else ${raw('{"type":"system"}')} end`,
+    target: `case when target_type is null then null
+      else ${raw('{"type":"')} || target_type || ${raw('","id":')} || ${json('target_id')} || '}' end`,
+    request: `case when request_id is null then null
+      else ${raw('{"requestId":"')} || request_id || ${raw('","method":')} || ${json('request_method')}
+        || ${raw(',"path":')} || ${json('request_path')}
+        || ${raw(',"trustedProxy":')} || case when request_trusted_proxy then 'true' else 'false' end || '}' end`,
+  };
+}
+
 const OCCURRED_AT = `to_char(occurred_at at time zone 'UTC',
       case when to_char(occurred_at at time zone 'UTC', 'MS') = '000' then 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
       else 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"' end)`;
 
+const NDJSON = jsonText('"');
+
 /** `JSON.stringify(auditEventView(event))` + LF. */
 const NDJSON_LINE = `'{"id":"' || id || '","actor":' || actor
-      || ',"organizationId":' || ${plain('organization_id')} || ',"action":"' || action
+      || ',"organizationId":' || ${NDJSON.plain('organization_id')} || ',"action":"' || action
       || '"' || coalesce(',"target":' || target, '') || ',"outcome":"' || outcome || '"'
       || coalesce(',"reasonCode":' || to_json(reason_code)::text, '') || coalesce(',"request":' || request, '')
       || ',"occurredAt":"' || occurred || '"}' || chr(10)`;
 
-/** `csvCell` of an object: its JSON text, quoted, inner quotes doubled; absent → empty. */
-const csvObject = (value: string) => `coalesce('"' || replace(${value}, '"', '""') || '"', '')`;
 /** `csvCell` of text: a formula-like first character gets `'`; quoted when it holds `"` `,` CR or LF. */
 const csvText = (column: string) => {
   const guarded = `case when left(${column}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then '''' || ${column} else ${column} end`;
@@ -66,17 +93,21 @@ const csvText = (column: string) => {
       then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end, '')`;
 };
 
-/** `csvRow` of the view's columns (`id,actor,organizationId,action,target,outcome,reasonCode,request,occurredAt`). */
-const CSV_LINE = `id::text || ',' || ${csvObject('actor')} || ',' || coalesce(organization_id::text, '')
-      || ',' || action || ',' || ${csvObject('target')} || ',' || outcome
-      || ',' || ${csvText('reason_code')} || ',' || ${csvObject('request')} || ',' || occurred || chr(13) || chr(10)`;
+/**
+ * `csvRow` of the view's columns (`id,actor,organizationId,action,target,outcome,reasonCode,request,occurredAt`):
+ * the objects (built with doubled quotes) quoted, absent ones empty.
+ */
+const CSV_LINE = `id::text || ',"' || actor || '",' || coalesce(organization_id::text, '')
+      || ',' || action || ',' || coalesce('"' || target || '"', '') || ',' || outcome
+      || ',' || ${csvText('reason_code')} || ',' || coalesce('"' || request || '"', '') || ',' || occurred
+      || chr(13) || chr(10)`;
 
 /**
  * One keyset batch (`audit_events_organization_keyset_index`, as route 29) of at most `limit + 1`
  * events, numbered newest first; the first `limit` lines joined in that order into one text, and
  * the position of the last of them. The extra event only says whether more exist.
  */
-function batchStatement(line: string, after: boolean): string {
+function batchStatement(line: string, objects: ReturnType<typeof viewObjects>, after: boolean): string {
   return `with page as (
     select ${COLUMNS} from ${table('audit_events')}
      where organization_id = ?${after ? ' and (occurred_at, id) < (?::timestamptz, ?::uuid)' : ''}
@@ -84,7 +115,7 @@ function batchStatement(line: string, after: boolean): string {
   ), parts as (
     select row_number() over (order by occurred_at desc, id desc) as n, count(*) over () as total,
       id, organization_id, action, outcome, reason_code, occurred_at,
-      ${ACTOR} as actor, ${TARGET} as target, ${REQUEST} as request, ${OCCURRED_AT} as occurred
+      ${objects.actor} as actor, ${objects.target} as target, ${objects.request} as request, ${OCCURRED_AT} as occurred
     from page
   )
   select coalesce(string_agg(${line}, '' order by n) filter (where n <= ?::int), '') as body,
@@ -94,9 +125,14 @@ function batchStatement(line: string, after: boolean): string {
   from parts`;
 }
 
+const NDJSON_OBJECTS = viewObjects(NDJSON);
+const CSV_OBJECTS = viewObjects(jsonText('""'));
 const STATEMENTS: Record<AuditExportLineFormat, { readonly first: string; readonly next: string }> = {
-  ndjson: { first: batchStatement(NDJSON_LINE, false), next: batchStatement(NDJSON_LINE, true) },
-  csv: { first: batchStatement(CSV_LINE, false), next: batchStatement(CSV_LINE, true) },
+  ndjson: {
+    first: batchStatement(NDJSON_LINE, NDJSON_OBJECTS, false),
+    next: batchStatement(NDJSON_LINE, NDJSON_OBJECTS, true),
+  },
+  csv: { first: batchStatement(CSV_LINE, CSV_OBJECTS, false), next: batchStatement(CSV_LINE, CSV_OBJECTS, true) },
 };
 
 /**
