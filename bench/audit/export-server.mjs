@@ -2,7 +2,7 @@
 // its RSS is the server's alone): RouterModule + IdentityModule on a fresh PostgreSQL database with
 // the default database bounds, two organizations seeded in SQL with --small and --events audit
 // events (generate_series, four events per instant), and an admin session in both. Prints one JSON
-// line `{port, cookie, small, large}` when listening; SIGTERM closes the app and the database.
+// line `{port, cookie, small, large, database}` when listening; SIGTERM closes the app and the database.
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { MikroORM } from '@mikro-orm/core';
@@ -51,6 +51,7 @@ const large = await seed(EVENTS, 1_780_272_000_000);
 await seeder.query('analyze tessera_identity.audit_events');
 await seeder.end();
 const [version] = await rows.sql('show server_version');
+const [{ database: databaseName }] = await rows.sql('select current_database() as database');
 process.stdout.write(
   `${JSON.stringify({
     port: app.getHttpServer().address().port,
@@ -59,6 +60,7 @@ process.stdout.write(
     large,
     seedSeconds: (performance.now() - started) / 1000,
     postgres: version.server_version,
+    database: databaseName,
   })}\n`,
 );
 process.on('SIGTERM', async () => {

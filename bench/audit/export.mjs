@@ -4,6 +4,9 @@
 // The server runs in a child process (bench/audit/export-server.mjs) whose RSS (/proc/<pid>/status
 // VmRSS) is sampled every 20 ms during each export: flat memory = the same peak at 100k and 1M.
 // Reports the median events/s of --rounds exports per format and size (after one warm-up each).
+// Also reported: the CPU time of the PostgreSQL backends of the server's database (they build the
+// lines: libs/identity-mikro-orm/src/store/identity-audit-export.reads.ts) and of this bench client,
+// all three sharing the same cores.
 // Target: ≥ 100,000 events/s at 1M.
 // Usage: node scripts/build.mjs --no-types && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/audit/export.mjs [--events 1000000] [--small 100000] [--rounds 5]
 import { spawn } from 'node:child_process';
@@ -14,6 +17,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 if (!process.env.DATABASE_URL) throw new Error('bench/audit/export runs on a PostgreSQL server: set DATABASE_URL');
 const arg = (name, fallback) => {
@@ -54,10 +58,31 @@ const cpuSeconds = () => {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
+// The PostgreSQL backends of the server's database (it builds the export lines): their CPU time from
+// /proc/<pid>/stat (the server runs on this machine), each pid's growth over an export.
+const monitor = new pg.Client({ connectionString: process.env.DATABASE_URL });
+await monitor.connect();
+async function databaseCpu() {
+  const { rows } = await monitor.query('select pid from pg_stat_activity where datname = $1', [ready.database]);
+  const seconds = new Map();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The backend ended meanwhile.
+    }
+  }
+  return seconds;
+}
+const cpuGrowth = (before, after) => [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
+
 /** One export read to the end: events/s, the server's CPU time and its peak VmRSS while it streamed. */
 async function exportOnce(organizationId, format, expected) {
   let peak = status('VmRSS');
   const cpu0 = cpuSeconds();
+  const database0 = await databaseCpu();
+  const client0 = process.cpuUsage();
   const sampler = setInterval(() => (peak = Math.max(peak, status('VmRSS'))), 20);
   const t0 = performance.now();
   // node:http, not fetch: the client shares the 2 cores with the server, and a raw socket stream
@@ -81,6 +106,7 @@ async function exportOnce(organizationId, format, expected) {
     tail = Buffer.concat([tail, chunk]).subarray(-512);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const client = process.cpuUsage(client0);
   clearInterval(sampler);
   peak = Math.max(peak, status('VmRSS'));
   const trailer = tail.toString('utf8').trimEnd().split('\n').at(-1);
@@ -88,7 +114,15 @@ async function exportOnce(organizationId, format, expected) {
   // NDJSON: events + trailer; CSV: header + events + trailer.
   const events = lines - (format === 'csv' ? 2 : 1);
   if (events !== expected || !complete) throw new Error(`${format}: ${events} events, trailer ${trailer}`);
-  return { rate: events / seconds, seconds, peak, bytes, cpu: cpuSeconds() - cpu0 };
+  return {
+    rate: events / seconds,
+    seconds,
+    peak,
+    bytes,
+    cpu: cpuSeconds() - cpu0,
+    clientCpu: (client.user + client.system) / 1e6,
+    databaseCpu: cpuGrowth(database0, await databaseCpu()),
+  };
 }
 
 const median = (xs) => {
@@ -97,6 +131,12 @@ const median = (xs) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+const loadAtStart = loadAverage();
 try {
   const idle = status('VmRSS');
   const sizeLabel = (n) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
@@ -123,20 +163,21 @@ try {
   console.log(
     `${os.cpus()[0].model}, ${os.cpus().length} cores, Node ${process.version}; PostgreSQL ${ready.postgres} (DATABASE_URL); ` +
       `organizations of ${SMALL.toLocaleString('en')} and ${EVENTS.toLocaleString('en')} events (seeded in ${ready.seedSeconds.toFixed(1)} s); ` +
-      `median of ${ROUNDS} sequential exports per row after one warm-up; server RSS idle after seeding ${mib(idle)} MiB\n`,
+      `median of ${ROUNDS} sequential exports per row after one warm-up; server RSS idle after seeding ${mib(idle)} MiB; ` +
+      `load average (1/5/15 min) ${loadAtStart} at the first export, ${loadAverage()} at the end\n`,
   );
   console.log(
     `Command: \`node scripts/build.mjs --no-types && DATABASE_URL=… node bench/audit/export.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\`\n`,
   );
   console.log(
-    '| export | events | median events/s | median s | server CPU s (median) | events per server CPU-second | body MiB | server peak RSS (max of runs) |',
+    '| export | events | median events/s | median s | server CPU s (median) | events per server CPU-second | PostgreSQL CPU s (median) | bench client CPU s (median) | body MiB | server peak RSS (max of runs) |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [key, runs] of Object.entries(results)) {
     const [format, label] = key.split(' ');
     const cpu = median(runs.map((r) => r.cpu));
     console.log(
-      `| ${format} | ${label} | ${Math.round(median(runs.map((r) => r.rate))).toLocaleString('en')} | ${median(runs.map((r) => r.seconds)).toFixed(2)} | ${cpu.toFixed(2)} | ${Math.round(expectedOf[label] / cpu).toLocaleString('en')} | ${mib(runs[0].bytes)} | ${mib(Math.max(...runs.map((r) => r.peak)))} MiB |`,
+      `| ${format} | ${label} | ${Math.round(median(runs.map((r) => r.rate))).toLocaleString('en')} | ${median(runs.map((r) => r.seconds)).toFixed(2)} | ${cpu.toFixed(2)} | ${Math.round(expectedOf[label] / cpu).toLocaleString('en')} | ${median(runs.map((r) => r.databaseCpu)).toFixed(2)} | ${median(runs.map((r) => r.clientCpu)).toFixed(2)} | ${mib(runs[0].bytes)} | ${mib(Math.max(...runs.map((r) => r.peak)))} MiB |`,
     );
   }
   const rate = Math.min(...FORMATS.map((f) => median(results[`${f} ${sizeLabel(EVENTS)}`].map((r) => r.rate))));
@@ -146,5 +187,6 @@ try {
     `Peak RSS ${sizeLabel(EVENTS)} / ${sizeLabel(SMALL)} = ${(peak(sizeLabel(EVENTS)) / peak(sizeLabel(SMALL))).toFixed(2)}×; slowest format at ${sizeLabel(EVENTS)}: ${Math.round(rate).toLocaleString('en')} events/s (target ≥ 100,000): ${rate >= 100_000 ? 'met' : 'NOT met'}`,
   );
 } finally {
+  await monitor.end();
   server.kill('SIGTERM');
 }

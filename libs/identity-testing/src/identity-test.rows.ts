@@ -170,3 +170,74 @@ export function testAuditEvent(input: {
     occurredAt: input.at,
   };
 }
+
+/**
+ * Text that every export encoding must carry through unchanged: quotes, commas, CR/LF, backslashes,
+ * control characters, unicode (astral and U+2028), and every formula-leading character of the
+ * CSV injection guard.
+ */
+const AWKWARD_TEXT = [
+  'plain',
+  'He said "hi", then left',
+  'line\nbreak\r\nand CR\r',
+  '=HYPERLINK("http://x","y")',
+  '+1',
+  '-2',
+  '@SUM(A1)',
+  '\tTabbed',
+  '\rCarriage',
+  "'quoted already",
+  'back\\slash \\u0041 \\n',
+  'ctl\u0001\u0008\u000b\u000c\u001f\u007f',
+  'Ünïcödé — 日本語 😀 \u2028\u2029',
+  '</script><b>',
+  ' leading space',
+  '#hash',
+];
+
+/**
+ * Varied audit events of one organization for the export's equality checks (every actor type,
+ * target / reason / request present and absent, trusted proxy on and off, instants with zero and
+ * non-zero milliseconds, several events per instant, and {@link AWKWARD_TEXT} in every free-text
+ * column), with the pseudonymous request facts the view must never show.
+ *
+ * @example
+ * for (const event of testVariedAuditEvents(organizationId, Date.parse('2026-07-01T00:00:00Z'))) await store.appendAuditEvent(event);
+ */
+export function testVariedAuditEvents(organizationId: string, base: number): AuditEventInput[] {
+  const actors: AuditActor[] = [
+    { type: 'user', userId: testUuidV7() },
+    { type: 'service', serviceIdentityId: testUuidV7() },
+    { type: 'anonymous' },
+    { type: 'system' },
+  ];
+  const millis = [0, 1, 10, 100, 120, 291, 999];
+  const outcomes = ['succeeded', 'denied', 'failed'] as const;
+  return Array.from({ length: 3 * AWKWARD_TEXT.length }, (_, i) => {
+    const text = AWKWARD_TEXT[i % AWKWARD_TEXT.length]!;
+    const other = AWKWARD_TEXT[(i * 7 + 3) % AWKWARD_TEXT.length]!;
+    // Two events per instant (ties ordered by id); whole seconds and fractions alternate.
+    const at = new Date(base - Math.floor(i / 2) * 1000 + millis[Math.floor(i / 2) % millis.length]!);
+    return {
+      id: testUuidV7(at),
+      actor: actors[i % actors.length]!,
+      organizationId,
+      action: i % 5 === 0 ? 'membership.changed' : 'session.created',
+      target: i % 3 === 0 ? null : { type: i % 2 === 0 ? 'membership' : 'user', id: other },
+      outcome: outcomes[i % outcomes.length]!,
+      reasonCode: i % 4 === 1 ? null : text,
+      request:
+        i % 6 === 5
+          ? null
+          : {
+              requestId: `req_${testBase64Url(16)}`,
+              method: i % 2 === 0 ? 'POST' : other.slice(0, 32),
+              path: `/identity/v1/${text}`,
+              userAgent: `v1.${testBase64Url()}`,
+              clientIpDigest: `v1.${testBase64Url()}`,
+              trustedProxy: i % 4 === 0,
+            },
+      occurredAt: at,
+    };
+  });
+}

@@ -20,6 +20,7 @@ export {
   testDigest,
   testRateLimitKey,
   testUuidV7,
+  testVariedAuditEvents,
 } from './identity-test.rows.js';
 export type { TestSessionMethod } from './identity-test.rows.js';
 export { newTestChallenge, newTestCredential, newTestRecoveryCodes } from './identity-test.credentials.js';

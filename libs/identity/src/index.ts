@@ -40,6 +40,8 @@ export type {
   IdentityInvitationAuditPort,
   AuditEventPosition,
   AuditEventPage,
+  AuditExportBatch,
+  AuditExportLineFormat,
   AuditPurgeResult,
   InvitationAcceptance,
   NewAcceptedMembership,
@@ -332,6 +334,7 @@ export type {
 export type { IdentityHealthOptions } from './health/identity-health.options.js';
 export type { MaintenanceRun, MaintenanceRunOptions } from './maintenance/identity-maintenance.service.js';
 export { encodeAuditCursor, decodeAuditCursor } from './audit/audit-cursor.js';
+export { auditExportLines } from './audit/audit-export.format.js';
 export type { AuditCursor } from './audit/audit-cursor.js';
 export { issueSession } from './sessions/session-issuer.js';
 export type { IssuedSession, SessionIssue, SessionLifetimes } from './sessions/session-issuer.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import request from 'supertest';
 import { decodeAuditCursor, encodeAuditCursor, StoreError } from '@tessera/identity';
-import { testUuidV7 } from '@tessera/identity-testing';
+import { testUuidV7, testVariedAuditEvents } from '@tessera/identity-testing';
 import { bootIdentityApp, type IdentityTestApp } from '../../support/identity-app.js';
 import { identityKernelOf } from '../../support/identity-kernel.js';
 import {
@@ -19,10 +19,24 @@ import { insertEvents, newestFirst, seedEvent, type SeedEvent } from './audit-se
 import { parseCsv } from '../../support/csv-reader.js';
 // White-box: the batch size, so the large organization spans several batches.
 import { AUDIT_EXPORT_BATCH_SIZE } from '../../../libs/identity/src/audit/audit-export.js';
+// White-box: the CSV record encoder, to rebuild the expected CSV from route 29's views.
+import { csvRow } from '../../../libs/identity/src/audit/audit-csv.js';
 
 /** The export's event cap in this app: below the large organization's size, inside its second batch. */
 const MAX_EVENTS = AUDIT_EXPORT_BATCH_SIZE + 2000;
 const LARGE = 2 * AUDIT_EXPORT_BATCH_SIZE + 2000;
+/** The CSV header row (identity-http §4.4): the view's fields in order. */
+const CSV_HEADER = [
+  'id',
+  'actor',
+  'organizationId',
+  'action',
+  'target',
+  'outcome',
+  'reasonCode',
+  'request',
+  'occurredAt',
+];
 const SAFE_FIELDS = ['action', 'actor', 'id', 'occurredAt', 'organizationId', 'outcome', 'request', 'target'];
 const FILENAME = /^attachment; filename="audit-[0-9a-f-]{36}-\d{8}T\d{6}Z\.(ndjson|csv)"$/;
 
@@ -136,17 +150,7 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
     const { events, trailer } = ndjson(json.body);
     expect(text.slice(trailerAt)).toBe(`# cursor=${trailer!.cursor} complete=true\r\n`);
     const [header, ...rows] = parseCsv(text.slice(0, trailerAt));
-    expect(header).toEqual([
-      'id',
-      'actor',
-      'organizationId',
-      'action',
-      'target',
-      'outcome',
-      'reasonCode',
-      'request',
-      'occurredAt',
-    ]);
+    expect(header).toEqual(CSV_HEADER);
     expect(rows).toHaveLength(events.length);
     rows.forEach((row, i) => {
       const event = events[i]!;
@@ -163,6 +167,38 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
       ]);
     });
     expect(text).not.toMatch(/v1\.[A-Za-z0-9_-]{43}/);
+  });
+
+  it('writes byte for byte the lines of route 29’s views (NDJSON: JSON.stringify; CSV: csvRow of the view’s fields) for varied events', async () => {
+    const organization = await seedOrganization(identity);
+    const owner = await seedMember(identity, organization, 'owner');
+    const store = identityKernelOf(identity.app).store;
+    const varied = testVariedAuditEvents(organization, base + 86_400_000);
+    for (const event of varied) expect(await store.appendAuditEvent(event)).toEqual({ ok: true, value: undefined });
+    const views: Record<string, unknown>[] = [];
+    for (let cursor: string | undefined; ;) {
+      const page = await getAs(
+        identity,
+        `/identity/v1/organizations/${organization}/audit-events?limit=7${cursor === undefined ? '' : `&cursor=${cursor}`}`,
+        owner.session,
+      );
+      views.push(...(page.body.events as Record<string, unknown>[]));
+      cursor = page.body.nextCursor;
+      if (cursor === undefined) break;
+    }
+    expect(views).toHaveLength(varied.length);
+    const [json, csv] = await Promise.all([
+      exportAs(identity, organization, 'format=ndjson', owner.session),
+      exportAs(identity, organization, 'format=csv', owner.session),
+    ]);
+    // Compared as strings, line by line (the route-29 views were only parsed and stringified again,
+    // which keeps their key order and text).
+    const jsonLines = (json.body as string).split('\n');
+    expect(jsonLines.slice(0, views.length)).toEqual(views.map((view) => JSON.stringify(view)));
+    const csvText = csv.body as string;
+    expect(csvText.slice(0, csvText.lastIndexOf('# cursor='))).toBe(
+      csvRow(CSV_HEADER) + views.map((view) => csvRow(CSV_HEADER.map((column) => view[column]))).join(''),
+    );
   });
 
   it('neutralises CSV formula injection: a reason code starting with = + - @ or tab is prefixed with a quote', async () => {
@@ -286,9 +322,9 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
 
   it('ends without a trailer when the database fails midway, and answers 503 when it fails before the first event', async () => {
     const store = identityKernelOf(identity.app).store;
-    const read = store.listAuditEventsForOrganization.bind(store);
+    const read = store.exportAuditEventLines.bind(store);
     let calls = 0;
-    const spy = jest.spyOn(store, 'listAuditEventsForOrganization').mockImplementation((...args) => {
+    const spy = jest.spyOn(store, 'exportAuditEventLines').mockImplementation((...args) => {
       calls += 1;
       return calls === 1 ? read(...args) : Promise.reject(new StoreError('unavailable'));
     });

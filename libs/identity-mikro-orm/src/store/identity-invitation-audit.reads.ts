@@ -40,14 +40,14 @@ const PURGE = `with candidates as (
   select (select count(*) from deleted)::int as deleted_count, (select count(*) from candidates)::int as candidates`;
 
 /**
- * The invitation and audit reads of identity-model §9.1, and the bounded retention delete of §8.4
+ * The invitation and audit reads of identity-model §9.1 (the export's, `IdentityAuditExportReads`), and the bounded retention delete of §8.4
  * (one autocommitted statement). Ids that are not UUIDs match nothing.
  *
  * @example
  * const reads = new IdentityInvitationAuditReadQueries(gateway);
  * const page = await reads.listAuditEventsForOrganization(organizationId, { limit: 50 });
  */
-export class IdentityInvitationAuditReadQueries implements IdentityInvitationAuditReads {
+export class IdentityInvitationAuditReadQueries implements Omit<IdentityInvitationAuditReads, 'exportAuditEventLines'> {
   constructor(private readonly gateway: StoreGateway) {}
 
   listInvitationsForOrganization(organizationId: string): Promise<InvitationRecord[]> {

@@ -14,6 +14,7 @@ import { IdentityFederationLinkCommandHandlers } from './identity-federation-lin
 import { IdentityFederationRegistrationCommandHandlers } from './identity-federation-registration.commands.js';
 import { IdentityMaintenanceCommandHandlers } from './identity-maintenance.commands.js';
 import { IdentityInvitationAuditReadQueries } from './identity-invitation-audit.reads.js';
+import { IdentityAuditExportReads } from './identity-audit-export.reads.js';
 import { IdentityInvitationCommandHandlers } from './identity-invitation.commands.js';
 import { IdentityOrganizationCommandHandlers } from './identity-organization.commands.js';
 import { IdentityOrganizationReadQueries } from './identity-organization.reads.js';
@@ -53,6 +54,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
   private readonly serviceReads: IdentityServiceReadQueries;
   private readonly services: IdentityServiceCommandHandlers;
   private readonly invitationAuditReads: IdentityInvitationAuditReadQueries;
+  private readonly auditExportReads: IdentityAuditExportReads;
   private readonly invitations: IdentityInvitationCommandHandlers;
   private readonly organizationReads: IdentityOrganizationReadQueries;
   private readonly organizations: IdentityOrganizationCommandHandlers;
@@ -82,6 +84,7 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.serviceReads = new IdentityServiceReadQueries(gateway);
     this.services = new IdentityServiceCommandHandlers(gateway);
     this.invitationAuditReads = new IdentityInvitationAuditReadQueries(gateway);
+    this.auditExportReads = new IdentityAuditExportReads(gateway);
     this.invitations = new IdentityInvitationCommandHandlers(gateway);
     this.organizationReads = new IdentityOrganizationReadQueries(gateway);
     this.organizations = new IdentityOrganizationCommandHandlers(gateway);
@@ -163,6 +166,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.invitationAuditReads.listInvitationsForOrganization(organizationId);
   listAuditEventsForOrganization: IdentityStore['listAuditEventsForOrganization'] = (organizationId, page) =>
     this.invitationAuditReads.listAuditEventsForOrganization(organizationId, page);
+  exportAuditEventLines: IdentityStore['exportAuditEventLines'] = (organizationId, batch) =>
+    this.auditExportReads.exportAuditEventLines(organizationId, batch);
   purgeAuditEvents: IdentityStore['purgeAuditEvents'] = (input) => this.invitationAuditReads.purgeAuditEvents(input);
   mutateInvitation: IdentityStore['mutateInvitation'] = (input) => this.invitations.mutateInvitation(input);
   createMembership: IdentityStore['createMembership'] = (input) => this.invitations.createMembership(input);

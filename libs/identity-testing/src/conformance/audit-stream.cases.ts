@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AuditEventInput, AuditEventRecord } from '@tessera/identity';
-import { testAuditEvent } from '../identity-test.rows.js';
+import {
+  auditExportLines,
+  type AuditEventInput,
+  type AuditEventPosition,
+  type AuditEventRecord,
+} from '@tessera/identity';
+import { testAuditEvent, testVariedAuditEvents } from '../identity-test.rows.js';
 import { unwrap, type ConformanceWorld } from './conformance.world.js';
 
 /** Newest first by (`occurredAt` desc, `id` desc): the order of the tenant stream. */
@@ -99,6 +104,60 @@ export function auditStreamCases(world: ConformanceWorld): void {
         events: [],
         hasMore: false,
       });
+    });
+
+    it('export lines equal the reference encoding (auditExportLines of route 29’s pages) line by line, in both formats, at every batch size', async () => {
+      const organizationId = await world.rows.organization({ at: world.tick() });
+      const varied = testVariedAuditEvents(organizationId, world.clock.now().getTime());
+      await append([
+        ...varied,
+        testAuditEvent({ action: 'session.created', at: world.clock.now(), organizationId: world.organizationId }),
+      ]);
+      for (const format of ['ndjson', 'csv'] as const) {
+        const terminator = format === 'ndjson' ? '\n' : '\r\n';
+        for (const limit of [1, 7, varied.length, 100]) {
+          const pages = await allPages(organizationId, limit);
+          let after: AuditEventPosition | undefined;
+          for (const [index, page] of pages.entries()) {
+            const batch = await world.store.exportAuditEventLines(organizationId, {
+              limit,
+              format,
+              ...(after === undefined ? {} : { after }),
+            });
+            const expected = auditExportLines(page, format);
+            // Line by line as strings (not parsed), then the whole text byte for byte.
+            expect(batch.text.split(terminator)).toEqual(expected.split(terminator));
+            expect(batch.text).toBe(expected);
+            const last = page.at(-1);
+            expect(batch).toEqual({
+              text: expected,
+              count: page.length,
+              ...(last === undefined ? {} : { last: { occurredAt: last.occurredAt, id: last.id } }),
+              hasMore: index < pages.length - 1,
+            });
+            after = batch.last;
+          }
+          expect(pages.flat()).toHaveLength(varied.length);
+        }
+      }
+      // Sanity of the dataset: the view's optional fields are both present and absent.
+      const ndjson = auditExportLines((await allPages(organizationId, 100)).flat(), 'ndjson');
+      for (const field of ['"target"', '"reasonCode"', '"request"']) {
+        const lines = ndjson.split('\n').slice(0, -1);
+        expect(lines.some((line) => line.includes(`${field}:`))).toBe(true);
+        expect(lines.some((line) => !line.includes(`${field}:`))).toBe(true);
+      }
+      expect(ndjson).not.toMatch(/userAgent|clientIpDigest/);
+    });
+
+    it('exports an empty batch for an unknown, malformed or empty organization', async () => {
+      const empty = { text: '', count: 0, hasMore: false };
+      for (const format of ['ndjson', 'csv'] as const) {
+        expect(await world.store.exportAuditEventLines('not-a-uuid', { limit: 5, format })).toEqual(empty);
+        expect(await world.store.exportAuditEventLines(await world.rows.organization(), { limit: 5, format })).toEqual(
+          empty,
+        );
+      }
     });
 
     it('purges only events strictly older than the bound, oldest first, in bounded batches, and is repeatable', async () => {

@@ -153,7 +153,14 @@ export class IdentityOrganizations {
     return {
       organizationId,
       ...(after === undefined || cursor === undefined ? {} : { after, cursor: encodeAuditCursor(cursor) }),
-      page: (position, limit) => this.auditEvents(organizationId, position, limit),
+      page: (position, limit, format) =>
+        storeRead(() =>
+          this.kernel.store.exportAuditEventLines(organizationId, {
+            limit,
+            format,
+            ...(position === undefined ? {} : { after: position }),
+          }),
+        ),
     };
   }
 

@@ -38,6 +38,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   findInvitationAcceptedByUser: 'read',
   listInvitationsForOrganization: 'read',
   listAuditEventsForOrganization: 'read',
+  exportAuditEventLines: 'read',
   findServiceIdentity: 'read',
   listServiceIdentitiesForOrganization: 'read',
   findServiceCredentialByPrefix: 'read',

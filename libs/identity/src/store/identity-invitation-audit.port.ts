@@ -23,6 +23,25 @@ export interface AuditEventPage {
   readonly hasMore: boolean;
 }
 
+/** How {@link IdentityInvitationAuditReads.exportAuditEventLines} frames each event. */
+export type AuditExportLineFormat = 'ndjson' | 'csv';
+
+/**
+ * One keyset batch of an organization's audit export, already encoded: the lines of
+ * `auditExportLines(events, format)` (the reference definition, `@tessera/identity`) for the
+ * events route 29 would list at the same position, newest first.
+ */
+export interface AuditExportBatch {
+  /** The batch's lines, each with its terminator (`\n` NDJSON, CRLF CSV); `''` when empty. */
+  readonly text: string;
+  /** How many events {@link text} holds. */
+  readonly count: number;
+  /** The last event written (the next batch starts after it); absent when {@link count} is 0. */
+  readonly last?: AuditEventPosition;
+  /** `true` when older events exist after {@link last}. */
+  readonly hasMore: boolean;
+}
+
 /** What one bounded retention purge did (identity-model §8.4). */
 export interface AuditPurgeResult {
   readonly deletedCount: number;
@@ -57,6 +76,16 @@ export interface IdentityInvitationAuditReads {
     organizationId: string,
     page: { readonly limit: number; readonly after?: AuditEventPosition },
   ): Promise<AuditEventPage>;
+  /**
+   * The batch of `listAuditEventsForOrganization(organizationId, { limit, after })` as export lines
+   * (the audit export, identity-http §4.4): byte for byte `auditExportLines(page.events, format)`,
+   * with the same `hasMore`. An adapter may build the lines in the database; the conformance suite
+   * compares them with the reference encoding.
+   */
+  exportAuditEventLines(
+    organizationId: string,
+    batch: { readonly limit: number; readonly after?: AuditEventPosition; readonly format: AuditExportLineFormat },
+  ): Promise<AuditExportBatch>;
   /**
    * Deletes at most `batchSize` events with `occurredAt` strictly before `before`, oldest first
    * (identity-model §8.4); safe to repeat and to run concurrently.
