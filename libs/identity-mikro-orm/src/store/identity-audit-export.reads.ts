@@ -18,8 +18,9 @@ import { AUDIT_EVENT_FIELDS } from './identity-row.fields.js';
  *   the statement's main cost: `uuid`s, `action` (`^[a-z][a-z0-9_]*([.][a-z][a-z0-9_]*)+$`),
  *   `outcome` and `target_type` (fixed lists), `request_id` (`^[A-Za-z0-9._:-]{1,255}$`); the free
  *   texts `target_id`, `reason_code`, `request_method` and `request_path` always go through it.
- * - Timestamps: `formatTimestamp` (UTC, `Z`, the millisecond fraction only when non-zero; `pg`
- *   truncates sub-millisecond digits, as `to_char(…, 'MS')` does).
+ * - Timestamps: `formatTimestamp` (UTC, `Z`, the millisecond fraction only when non-zero: one
+ *   `to_char` with it, then `.000Z` → `Z`; `pg` truncates sub-millisecond digits, as `to_char(…, 'MS')`
+ *   does).
  * - Absent fields (`target`, `reasonCode`, `request`) are omitted from NDJSON and empty in CSV;
  *   keys in the view's order; nested objects are the same JSON text in both formats.
  */
@@ -73,15 +74,13 @@ function viewObjects({ raw, json, plain }: JsonText) {
   };
 }
 
-const OCCURRED_AT = `to_char(occurred_at at time zone 'UTC',
-      case when to_char(occurred_at at time zone 'UTC', 'MS') = '000' then 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
-      else 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"' end)`;
+const OCCURRED_AT = `replace(to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '.000Z', 'Z')`;
 
 const NDJSON = jsonText('"');
 
 /** `JSON.stringify(auditEventView(event))` + LF. */
 const NDJSON_LINE = `'{"id":"' || id || '","actor":' || actor
-      || ',"organizationId":' || ${NDJSON.plain('organization_id')} || ',"action":"' || action
+      || ',"organizationId":"' || ?::text || '","action":"' || action
       || '"' || coalesce(',"target":' || target, '') || ',"outcome":"' || outcome || '"'
       || coalesce(',"reasonCode":' || to_json(reason_code)::text, '') || coalesce(',"request":' || request, '')
       || ',"occurredAt":"' || occurred || '"}' || chr(10)`;
@@ -97,7 +96,7 @@ const csvText = (column: string) => {
  * `csvRow` of the view's columns (`id,actor,organizationId,action,target,outcome,reasonCode,request,occurredAt`):
  * the objects (built with doubled quotes) quoted, absent ones empty.
  */
-const CSV_LINE = `id::text || ',"' || actor || '",' || coalesce(organization_id::text, '')
+const CSV_LINE = `id::text || ',"' || actor || '",' || ?::text
       || ',' || action || ',' || coalesce('"' || target || '"', '') || ',' || outcome
       || ',' || ${csvText('reason_code')} || ',' || coalesce('"' || request || '"', '') || ',' || occurred
       || chr(13) || chr(10)`;
@@ -114,7 +113,7 @@ function batchStatement(line: string, objects: ReturnType<typeof viewObjects>, a
      order by occurred_at desc, id desc limit ?::int
   ), parts as (
     select row_number() over (order by occurred_at desc, id desc) as n, count(*) over () as total,
-      id, organization_id, action, outcome, reason_code, occurred_at,
+      id, action, outcome, reason_code, occurred_at,
       ${objects.actor} as actor, ${objects.target} as target, ${objects.request} as request, ${OCCURRED_AT} as occurred
     from page
   )
@@ -124,6 +123,22 @@ function batchStatement(line: string, objects: ReturnType<typeof viewObjects>, a
     max(occurred_at) filter (where n = least(total, ?::int)) as last_at
   from parts`;
 }
+
+/**
+ * The positions of every `step`-th event after a position (route 29's order): an index-only scan
+ * of `audit_events_organization_keyset_index` over `step × count` entries, about 0.3 µs each
+ * against the ~9 µs of building an event's line.
+ */
+function positionsStatement(after: boolean): string {
+  return `select occurred_at, id from (
+    select occurred_at, id, row_number() over (order by occurred_at desc, id desc) as n
+      from ${table('audit_events')}
+     where organization_id = ?${after ? ' and (occurred_at, id) < (?::timestamptz, ?::uuid)' : ''}
+     order by occurred_at desc, id desc limit ?::int
+  ) as ahead where n % ?::int = 0 order by n`;
+}
+
+const POSITIONS = { first: positionsStatement(false), next: positionsStatement(true) };
 
 const NDJSON_OBJECTS = viewObjects(NDJSON);
 const CSV_OBJECTS = viewObjects(jsonText('""'));
@@ -146,6 +161,23 @@ const STATEMENTS: Record<AuditExportLineFormat, { readonly first: string; readon
 export class IdentityAuditExportReads {
   constructor(private readonly gateway: StoreGateway) {}
 
+  findAuditEventPositions(
+    organizationId: string,
+    query: { readonly after?: AuditEventPosition; readonly step: number; readonly count: number },
+  ): Promise<AuditEventPosition[]> {
+    const { after, step, count } = query;
+    if (!Number.isSafeInteger(step) || !Number.isSafeInteger(count) || step < 1 || count < 1 || step * count >= 2 ** 31)
+      return Promise.reject(new RangeError('audit position step and count must be positive'));
+    if (!isUuid(organizationId) || (after !== undefined && !isUuid(after.id))) return this.gateway.read(async () => []);
+    return this.gateway.read(async (sql) => {
+      const rows =
+        after === undefined
+          ? await sql(POSITIONS.first, [organizationId, step * count, step])
+          : await sql(POSITIONS.next, [organizationId, after.occurredAt.toISOString(), after.id, step * count, step]);
+      return rows.map((row) => ({ id: text(row, 'id'), occurredAt: instant(row, 'occurred_at') }));
+    });
+  }
+
   exportAuditEventLines(
     organizationId: string,
     batch: { readonly limit: number; readonly after?: AuditEventPosition; readonly format: AuditExportLineFormat },
@@ -158,7 +190,8 @@ export class IdentityAuditExportReads {
     }
     const statements = STATEMENTS[format === 'csv' ? 'csv' : 'ndjson'];
     return this.gateway.read(async (sql) => {
-      const tail = [limit + 1, limit, limit, limit];
+      // The organization's id as the view writes it (every event of the batch has it).
+      const tail = [limit + 1, organizationId.toLowerCase(), limit, limit, limit];
       const [row] =
         after === undefined
           ? await sql(statements.first, [organizationId, ...tail])

@@ -47,7 +47,10 @@ const PURGE = `with candidates as (
  * const reads = new IdentityInvitationAuditReadQueries(gateway);
  * const page = await reads.listAuditEventsForOrganization(organizationId, { limit: 50 });
  */
-export class IdentityInvitationAuditReadQueries implements Omit<IdentityInvitationAuditReads, 'exportAuditEventLines'> {
+export class IdentityInvitationAuditReadQueries implements Omit<
+  IdentityInvitationAuditReads,
+  'exportAuditEventLines' | 'findAuditEventPositions'
+> {
   constructor(private readonly gateway: StoreGateway) {}
 
   listInvitationsForOrganization(organizationId: string): Promise<InvitationRecord[]> {

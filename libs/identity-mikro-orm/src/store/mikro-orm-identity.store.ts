@@ -168,6 +168,8 @@ export class MikroOrmIdentityStore implements IdentityStore {
     this.invitationAuditReads.listAuditEventsForOrganization(organizationId, page);
   exportAuditEventLines: IdentityStore['exportAuditEventLines'] = (organizationId, batch) =>
     this.auditExportReads.exportAuditEventLines(organizationId, batch);
+  findAuditEventPositions: IdentityStore['findAuditEventPositions'] = (organizationId, query) =>
+    this.auditExportReads.findAuditEventPositions(organizationId, query);
   purgeAuditEvents: IdentityStore['purgeAuditEvents'] = (input) => this.invitationAuditReads.purgeAuditEvents(input);
   mutateInvitation: IdentityStore['mutateInvitation'] = (input) => this.invitations.mutateInvitation(input);
   createMembership: IdentityStore['createMembership'] = (input) => this.invitations.createMembership(input);

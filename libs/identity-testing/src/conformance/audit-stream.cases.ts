@@ -150,6 +150,54 @@ export function auditStreamCases(world: ConformanceWorld): void {
       expect(ndjson).not.toMatch(/userAgent|clientIpDigest/);
     });
 
+    it('finds the positions ahead: the last event of each `step` page, at most `count`, chained from any position', async () => {
+      const organizationId = await world.rows.organization({ at: world.tick() });
+      const base = world.clock.now().getTime();
+      // Ties on the instant (ordered by id) across page boundaries.
+      await append(
+        Array.from({ length: 17 }, (_, i) =>
+          testAuditEvent({ action: 'membership.changed', at: new Date(base + (i % 4) * 1000), organizationId }),
+        ),
+      );
+      const position = (event: AuditEventRecord): AuditEventPosition => ({
+        occurredAt: event.occurredAt,
+        id: event.id,
+      });
+      for (const step of [1, 4, 5, 17, 40]) {
+        // Full pages only: the last page's end is a position only when it holds `step` events.
+        const ends = (await allPages(organizationId, step))
+          .filter((page) => page.length === step)
+          .map((page) => position(page.at(-1)!));
+        expect(await world.store.findAuditEventPositions(organizationId, { step, count: 100 })).toEqual(ends);
+        expect(await world.store.findAuditEventPositions(organizationId, { step, count: 2 })).toEqual(ends.slice(0, 2));
+        // From a position: the pages that start there.
+        if (ends.length > 1) {
+          expect(
+            await world.store.findAuditEventPositions(organizationId, { after: ends[0]!, step, count: 100 }),
+          ).toEqual(ends.slice(1));
+        }
+      }
+      const all = (await allPages(organizationId, 100)).flat();
+      expect(
+        await world.store.findAuditEventPositions(organizationId, { after: position(all.at(-1)!), step: 1, count: 5 }),
+      ).toEqual([]);
+    });
+
+    it('finds no positions for an unknown, malformed or empty organization, and refuses a bad step or count', async () => {
+      expect(await world.store.findAuditEventPositions('not-a-uuid', { step: 1, count: 5 })).toEqual([]);
+      expect(await world.store.findAuditEventPositions(await world.rows.organization(), { step: 1, count: 5 })).toEqual(
+        [],
+      );
+      for (const bad of [
+        { step: 0, count: 1 },
+        { step: 1, count: 0 },
+        { step: 1.5, count: 1 },
+        { step: 2 ** 16, count: 2 ** 16 },
+      ]) {
+        await expect(world.store.findAuditEventPositions(world.organizationId, bad)).rejects.toThrow(RangeError);
+      }
+    });
+
     it('exports an empty batch for an unknown, malformed or empty organization', async () => {
       const empty = { text: '', count: 0, hasMore: false };
       for (const format of ['ndjson', 'csv'] as const) {

@@ -1,5 +1,5 @@
 import { encodeAuditCursor, type AuditCursor } from '../audit/audit-cursor.js';
-import type { AuditExportSource } from '../audit/audit-export.js';
+import type { AuditExportSource } from '../audit/audit-export.batches.js';
 import type { AuditQuery } from '../audit/audit-query.js';
 import type { IdentityCall } from '../context/identity-call.js';
 import type { IdentityContext } from '../context/identity-context.js';
@@ -158,6 +158,14 @@ export class IdentityOrganizations {
           this.kernel.store.exportAuditEventLines(organizationId, {
             limit,
             format,
+            ...(position === undefined ? {} : { after: position }),
+          }),
+        ),
+      positions: (position, step, count) =>
+        storeRead(() =>
+          this.kernel.store.findAuditEventPositions(organizationId, {
+            step,
+            count,
             ...(position === undefined ? {} : { after: position }),
           }),
         ),

@@ -39,6 +39,7 @@ export const SESSION_CACHE_EFFECTS: Readonly<Record<keyof IdentityStore, Session
   listInvitationsForOrganization: 'read',
   listAuditEventsForOrganization: 'read',
   exportAuditEventLines: 'read',
+  findAuditEventPositions: 'read',
   findServiceIdentity: 'read',
   listServiceIdentitiesForOrganization: 'read',
   findServiceCredentialByPrefix: 'read',

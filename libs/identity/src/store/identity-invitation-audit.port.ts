@@ -87,6 +87,18 @@ export interface IdentityInvitationAuditReads {
     batch: { readonly limit: number; readonly after?: AuditEventPosition; readonly format: AuditExportLineFormat },
   ): Promise<AuditExportBatch>;
   /**
+   * Positions ahead in route 29's order (`occurredAt` desc, `id` desc), so a reader can start later
+   * batches before earlier ones arrive (the audit export reads batches concurrently): the
+   * positions of the `step`-th, 2·`step`-th, … event after `after` (from the newest event when
+   * absent), at most `count` of them, fewer at the end of the stream. Each is the `last` of the
+   * `limit: step` batch that starts at the previous one. `[]` for an unknown or malformed
+   * organization.
+   */
+  findAuditEventPositions(
+    organizationId: string,
+    query: { readonly after?: AuditEventPosition; readonly step: number; readonly count: number },
+  ): Promise<AuditEventPosition[]>;
+  /**
    * Deletes at most `batchSize` events with `occurredAt` strictly before `before`, oldest first
    * (identity-model §8.4); safe to repeat and to run concurrently.
    */
