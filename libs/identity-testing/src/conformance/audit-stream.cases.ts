@@ -125,12 +125,14 @@ export function auditStreamCases(world: ConformanceWorld): void {
               ...(after === undefined ? {} : { after }),
             });
             const expected = auditExportLines(page, format);
-            // Line by line as strings (not parsed), then the whole text byte for byte.
-            expect(batch.text.split(terminator)).toEqual(expected.split(terminator));
-            expect(batch.text).toBe(expected);
+            // Line by line as strings (not parsed), then the whole text byte for byte; texts end at line ends.
+            const joined = batch.texts.join('');
+            expect(joined.split(terminator)).toEqual(expected.split(terminator));
+            expect(joined).toBe(expected);
+            expect(batch.texts.every((text) => text !== '' && text.endsWith(terminator))).toBe(true);
             const last = page.at(-1);
-            expect(batch).toEqual({
-              text: expected,
+            expect({ ...batch, texts: joined }).toEqual({
+              texts: expected,
               count: page.length,
               ...(last === undefined ? {} : { last: { occurredAt: last.occurredAt, id: last.id } }),
               hasMore: index < pages.length - 1,
@@ -148,6 +150,24 @@ export function auditStreamCases(world: ConformanceWorld): void {
         expect(lines.some((line) => !line.includes(`${field}:`))).toBe(true);
       }
       expect(ndjson).not.toMatch(/userAgent|clientIpDigest/);
+    });
+
+    it('exports a large batch as texts split only at line ends that join to the reference encoding', async () => {
+      const organizationId = await world.rows.organization({ at: world.tick() });
+      const base = world.clock.now().getTime();
+      await append(
+        Array.from({ length: 450 }, (_, i) =>
+          testAuditEvent({ action: 'membership.changed', at: new Date(base - i * 1000), organizationId }),
+        ),
+      );
+      const [page] = await allPages(organizationId, 450);
+      for (const format of ['ndjson', 'csv'] as const) {
+        const batch = await world.store.exportAuditEventLines(organizationId, { limit: 450, format });
+        const terminator = format === 'ndjson' ? '\n' : '\r\n';
+        expect(batch.texts.join('')).toBe(auditExportLines(page!, format));
+        expect(batch.texts.every((text) => text !== '' && text.endsWith(terminator))).toBe(true);
+        expect(batch).toMatchObject({ count: 450, hasMore: false, last: { id: page!.at(-1)!.id } });
+      }
     });
 
     it('finds the positions ahead: the last event of each `step` page, at most `count`, chained from any position', async () => {
@@ -199,7 +219,7 @@ export function auditStreamCases(world: ConformanceWorld): void {
     });
 
     it('exports an empty batch for an unknown, malformed or empty organization', async () => {
-      const empty = { text: '', count: 0, hasMore: false };
+      const empty = { texts: [], count: 0, hasMore: false };
       for (const format of ['ndjson', 'csv'] as const) {
         expect(await world.store.exportAuditEventLines('not-a-uuid', { limit: 5, format })).toEqual(empty);
         expect(await world.store.exportAuditEventLines(await world.rows.organization(), { limit: 5, format })).toEqual(

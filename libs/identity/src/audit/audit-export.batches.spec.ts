@@ -69,7 +69,13 @@ class MemoryStream implements AuditExportSource {
       const events = older.slice(0, limit);
       const last = events.at(-1);
       return {
-        text: events.map((e) => `${e.id}\n`).join(''),
+        // Split like an adapter may: at line ends, in texts of up to 300 lines.
+        texts: Array.from({ length: Math.ceil(events.length / 300) }, (_, k) =>
+          events
+            .slice(k * 300, (k + 1) * 300)
+            .map((e) => `${e.id}\n`)
+            .join(''),
+        ),
         count: events.length,
         ...(last === undefined ? {} : { last }),
         hasMore: older.length > limit,
@@ -96,7 +102,7 @@ async function drain(source: AuditExportSource, maxEvents: number): Promise<{ id
   const counts: number[] = [];
   for (;;) {
     const batch = await batches.next();
-    ids.push(...batch.text.split('\n').slice(0, -1));
+    ids.push(...batch.texts.join('').split('\n').slice(0, -1));
     counts.push(batch.count);
     if (!batch.hasMore || ids.length >= maxEvents) return { ids, counts };
   }

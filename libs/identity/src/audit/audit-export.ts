@@ -34,8 +34,8 @@ export async function writeAuditExport(
       const last = page.last;
       const more = page.hasMore && last !== undefined && written + page.count < maxEvents;
       if (last !== undefined) {
-        // One socket write per batch: the store already joined its lines into one string.
-        if (!(await body.write(page.text))) return;
+        // A few socket writes per batch: the store already joined its lines into a few texts.
+        for (const text of page.texts) if (!(await body.write(text))) return;
         written += page.count;
         cursor = encodeAuditCursor({
           organizationId: source.organizationId,

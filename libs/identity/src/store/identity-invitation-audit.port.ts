@@ -32,8 +32,12 @@ export type AuditExportLineFormat = 'ndjson' | 'csv';
  * events route 29 would list at the same position, newest first.
  */
 export interface AuditExportBatch {
-  /** The batch's lines, each with its terminator (`\n` NDJSON, CRLF CSV); `''` when empty. */
-  readonly text: string;
+  /**
+   * The batch's lines, each with its terminator (`\n` NDJSON, CRLF CSV), in order, split between
+   * one or more texts at line ends (an adapter keeps each text small: JavaScript engines build and
+   * collect huge strings slowly); `[]` when empty. Joined, they are the batch's lines.
+   */
+  readonly texts: readonly string[];
   /** How many events {@link text} holds. */
   readonly count: number;
   /** The last event written (the next batch starts after it); absent when {@link count} is 0. */

@@ -2,6 +2,7 @@ import { ROLES, type InvitationView, type Membership, type OrganizationContext }
 import {
   actionButton,
   announce,
+  announceIn,
   byId,
   codeText,
   revealSecret,
@@ -89,7 +90,11 @@ export class MembersPanel {
       this.page.names.set(membership.userId, name);
       this.page.names.set(membership.id, name);
     }
-    byId('members-body').replaceChildren(...memberships.map((membership) => this.memberRow(membership)));
+    const owners = memberships.filter((membership) => membership.role === 'owner' && membership.state === 'active');
+    const soleOwner = owners.length === 1 ? owners[0]!.id : undefined;
+    byId('members-body').replaceChildren(
+      ...memberships.map((membership) => this.memberRow(membership, membership.id === soleOwner)),
+    );
   }
 
   private async refreshInvitations(): Promise<void> {
@@ -100,8 +105,10 @@ export class MembersPanel {
     show(byId('invitations-empty'), invitations.length === 0);
   }
 
-  private memberRow(membership: Membership): HTMLTableRowElement {
+  /** `soleOwner`: the only active owner, whom the server would refuse to demote or remove. */
+  private memberRow(membership: Membership, soleOwner: boolean): HTMLTableRowElement {
     const row = document.createElement('tr');
+    row.dataset['membershipId'] = membership.id;
     const you = membership.userId === this.page.userId;
     const who = rowHeader(...personCell(membership));
     if (you) {
@@ -117,7 +124,14 @@ export class MembersPanel {
       tableCell(membership.state),
       tableCell(timeElement(membership.createdAt)),
     );
-    if (this.page.manager) row.append(this.memberActions(membership, you ? 'yourself' : personName(membership)));
+    if (!this.page.manager) return row;
+    if (soleOwner) {
+      const note = tableCell('The only owner: make another member owner first.');
+      note.className = 'row-actions hint';
+      row.append(note);
+    } else {
+      row.append(this.memberActions(membership, you ? 'yourself' : personName(membership)));
+    }
     return row;
   }
 
@@ -140,14 +154,17 @@ export class MembersPanel {
         const changed = await this.page.org.change<Membership>('PATCH', ['memberships', membership.id], {
           role: select.value,
         });
-        await this.afterChange(`The role of ${label} is now ${changed.role}; their sessions were signed out.`);
+        await this.afterChange(
+          `The role of ${label} is now ${changed.role}; their sessions were signed out.`,
+          membership.id,
+        );
       });
     });
     const remove = actionButton('Remove', `Remove ${label} from the organization`, 'danger');
     remove.addEventListener('click', () =>
       runAction(remove, async () => {
         await this.page.org.change<Membership>('DELETE', ['memberships', membership.id]);
-        await this.afterChange(`Removed ${label} from the organization.`);
+        await this.afterChange(`Removed ${label} from the organization.`, membership.id);
       }),
     );
     const cell = tableCell(form, remove);
@@ -161,7 +178,8 @@ export class MembersPanel {
       rowHeader(invitation.email),
       tableCell(invitation.role),
       tableCell(invitation.state),
-      tableCell(timeElement(invitation.expiresAt)),
+      // Only a pending invitation can still expire.
+      tableCell(invitation.state === 'pending' ? timeElement(invitation.expiresAt) : '—'),
     );
     if (!this.page.manager) return row;
     const actions = tableCell();
@@ -184,12 +202,17 @@ export class MembersPanel {
   }
 
   /**
-   * After a membership change: the audit log and the members reload, then `done` is announced, so
-   * the page is current when it says so. A change that signed this user out says that instead.
+   * After a change to `membershipId`: the audit log and the members reload, then `done` is shown in
+   * the member's redrawn row (or under the table once the member is gone), focused, so the page is
+   * current when it says so and keyboard and screen-reader users stay where they acted. A change
+   * that signed this user out says that instead.
    */
-  private async afterChange(done: string): Promise<void> {
+  private async afterChange(done: string, membershipId: string): Promise<void> {
     if (!(await this.page.changed())) return;
     await this.refreshMembers();
-    announce(done);
+    const row = [...byId('members-body').querySelectorAll('tr')].find(
+      (tr) => tr.dataset['membershipId'] === membershipId,
+    );
+    announceIn(row?.querySelector<HTMLElement>('.row-actions') ?? byId('members-feedback'), done);
   }
 }

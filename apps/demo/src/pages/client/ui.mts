@@ -28,6 +28,23 @@ export function announce(text: string): void {
     feedback.focus();
 }
 
+/**
+ * Shows a success in `container` (appended as its feedback) and focuses it: for an action whose
+ * form was redrawn by the change itself (a table row), where {@link announce} has no place left.
+ */
+export function announceIn(container: HTMLElement, text: string): void {
+  byId('status').textContent = text;
+  let feedback = container.querySelector<HTMLElement>(':scope > .form-feedback');
+  if (feedback === null) {
+    feedback = document.createElement('div');
+    feedback.tabIndex = -1;
+    container.append(feedback);
+  }
+  feedback.className = 'form-feedback success';
+  feedback.textContent = text;
+  feedback.focus();
+}
+
 /** Empties the alert region (before every new action). */
 export function clearError(): void {
   byId('error').replaceChildren();

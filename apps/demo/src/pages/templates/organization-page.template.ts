@@ -32,6 +32,7 @@ const MEMBERS = `<section class="panel" aria-labelledby="members-heading">
 <thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Member since</th><th scope="col" class="manager-only">Actions</th></tr></thead>
 <tbody id="members-body"></tbody>
 </table></div>
+<div id="members-feedback"></div>
 <p class="hint manager-only">An organization always keeps at least one owner. Making or unmaking an owner, and removing anyone, needs a recent passkey check; changing someone’s role signs them out everywhere.</p>
 </section>
 
