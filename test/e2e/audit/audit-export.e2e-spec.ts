@@ -327,7 +327,6 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
     const store = identityKernelOf(identity.app).store;
     const read = store.exportAuditEventLines.bind(store);
     let calls = 0;
-    let before = 0;
     const spy = jest.spyOn(store, 'exportAuditEventLines').mockImplementation((...args) => {
       calls += 1;
       return calls === 1 ? read(...args) : Promise.reject(new StoreError('unavailable'));
@@ -341,15 +340,15 @@ describe('GET /identity/v1/organizations/{orgId}/audit-events/export', () => {
       // The first batch, then the reads started ahead of the writer (the second one fails).
       expect(calls).toBeGreaterThanOrEqual(2);
       expect(calls).toBeLessThanOrEqual(1 + AUDIT_EXPORT_READS_IN_FLIGHT);
-      before = calls;
+      const before = calls;
       const csv = await exportAs(identity, large, 'format=csv', largeOwner.session);
       expect(csv.status).toBe(503);
       expect(csv.body.error.code).toBe('service_unavailable');
       expect(csv.headers['content-disposition']).toBeUndefined();
+      expect(calls).toBe(before + 1);
     } finally {
       spy.mockRestore();
     }
-    expect(calls).toBe(before + 1);
   });
 
   it('answers HEAD with the export’s headers and no body', async () => {
