@@ -238,10 +238,23 @@ describe('organization demo pages in Chromium', () => {
     const graceRow = page.locator('#members-body tr').filter({ hasText: 'Grace Hopper' });
     await changeMemberRole(page, graceRow, 'publisher');
     expect(await graceRow.textContent()).toContain('publisher');
+    // The row was drawn anew: its feedback says what happened and holds the focus (not the body).
+    const focused = await page.evaluate(() => {
+      const active = document.activeElement;
+      return { text: active?.textContent ?? '', inGraceRow: active?.closest('tr')?.textContent?.includes('Grace') };
+    });
+    expect(focused).toEqual({ text: expect.stringContaining('is now publisher'), inGraceRow: true });
+    // The sole owner is not offered what the server would refuse.
+    const ownRow = page.locator('#members-body tr').filter({ hasText: 'you' });
+    expect(await ownRow.getByRole('button').count()).toBe(0);
+    expect(await ownRow.textContent()).toContain('The only owner');
     await member.page.goto('/identity');
     await expectSuccess(member.page, signInButton(member.page));
 
     await inviteThenRevoke(page, 'charles@example.com', 'admin');
+    // A settled invitation no longer shows an expiry.
+    const charles = page.locator('#invitations-body tr').filter({ hasText: 'charles@example.com' });
+    expect(await charles.locator('time').count()).toBe(0);
     await renameOrganization(page, 'Difference Engine No. 2');
 
     const events = await journey.auditEvents(page);
