@@ -10,7 +10,13 @@ import { isEmbeddedPostgresUrl, startEmbeddedPostgres, type EmbeddedPostgres } f
 import { EMBEDDED_POOL } from './mikro-orm.config.js';
 import { runMigrations } from './migration-runner.js';
 
-/** These specs always use embedded PGlite, whatever DATABASE_URL says (`url: ''` forces it). */
+/**
+ * These specs always use embedded PGlite, whatever DATABASE_URL says (`url: ''` forces it), so
+ * the hooks and the tests that start it take the embedded bound (jest.config.js: 90 s embedded, 30 s
+ * on a server) whatever the run: a PGlite boot on a busy 2-core CI machine can take 15 s and more.
+ */
+const EMBEDDED_BOUND = 120_000;
+
 describe('startEmbeddedPostgres', () => {
   let pg: EmbeddedPostgres;
   let db: OpenDatabase;
@@ -18,7 +24,7 @@ describe('startEmbeddedPostgres', () => {
   beforeAll(async () => {
     pg = await startEmbeddedPostgres();
     db = await openDatabase({ url: pg.url, entities: [NoteSchema], migrations: { list: noteMigrations } });
-  });
+  }, EMBEDDED_BOUND);
 
   afterAll(async () => {
     await db.close();
@@ -104,32 +110,40 @@ describe('embedded data directory', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('keeps data and applied migrations across close and restart', async () => {
-    const dataDir = join(dir, 'pglite');
-    const options = { url: '', embedded: { dataDir }, entities: [NoteSchema], migrations: { list: noteMigrations } };
-    const first = await openDatabase(options);
-    await first.orm.em.fork().insert(NoteSchema, { title: 'persisted', counter: 7 });
-    await first.close();
+  it(
+    'keeps data and applied migrations across close and restart',
+    async () => {
+      const dataDir = join(dir, 'pglite');
+      const options = { url: '', embedded: { dataDir }, entities: [NoteSchema], migrations: { list: noteMigrations } };
+      const first = await openDatabase(options);
+      await first.orm.em.fork().insert(NoteSchema, { title: 'persisted', counter: 7 });
+      await first.close();
 
-    const second = await openDatabase(options);
-    try {
-      const note = await second.orm.em.fork().findOneOrFail(NoteSchema, { title: 'persisted' });
-      expect(note.counter).toBe(7);
-      expect(await runMigrations(second.orm)).toEqual([]);
-    } finally {
-      await second.close();
-    }
-  });
+      const second = await openDatabase(options);
+      try {
+        const note = await second.orm.em.fork().findOneOrFail(NoteSchema, { title: 'persisted' });
+        expect(note.counter).toBe(7);
+        expect(await runMigrations(second.orm)).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    },
+    EMBEDDED_BOUND,
+  );
 
-  it('refuses to open a data directory that is already open', async () => {
-    const dataDir = join(dir, 'busy');
-    const pg = await startEmbeddedPostgres({ dataDir });
-    try {
-      await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/is in use/);
-    } finally {
-      await pg.close();
-    }
-    const again = await startEmbeddedPostgres({ dataDir });
-    await again.close();
-  });
+  it(
+    'refuses to open a data directory that is already open',
+    async () => {
+      const dataDir = join(dir, 'busy');
+      const pg = await startEmbeddedPostgres({ dataDir });
+      try {
+        await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/is in use/);
+      } finally {
+        await pg.close();
+      }
+      const again = await startEmbeddedPostgres({ dataDir });
+      await again.close();
+    },
+    EMBEDDED_BOUND,
+  );
 });

@@ -123,7 +123,8 @@ describe('staging/production refuse embedded PGlite by asking the live connectio
     // Always embedded PGlite, whatever DATABASE_URL says ('' names no server).
     database = await createTestDatabase({ url: '' });
     db = await openDatabase({ ...IDENTITY_DATABASE, url: database.url, migrate: 'auto' });
-  });
+    // The embedded bound (jest.config.js) even on a server run: PGlite boots and migrates here.
+  }, 120_000);
   afterAll(async () => {
     await db?.close();
     await database?.close();
